@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// rawcap: capture RAW frames from PTP cameras and write them as DNG.
+/// Module layout and dependency direction: ARCHITECTURE.md.
+let package = Package(
+    name: "rawcap",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "rawcap", targets: ["rawcap"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // System-library shims. Each module map names one header with typed wrappers where C is variadic.
+        .systemLibrary(name: "CLibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // LibRaw's pkg-config file carries -fopenmp, which SwiftPM rejects: the module map links raw_r directly.
+        .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        // Pure code.
+        .target(name: "WireFormat"),
+        .target(name: "RawImage"),
+
+        // Codecs and adapters.
+        .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "CLibTIFF", "CLibRaw"]),
+        .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "CLibTIFF", "CTurboJPEG"]),
+
+        // The command line.
+        .target(
+            name: "RawcapCLI",
+            dependencies: [
+                "RawImage", "RawDecoders", "DNG",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "rawcap", dependencies: ["RawcapCLI"]),
+
+        // Helpers for the test targets only (interop tool lookup with the CI rule, subprocesses, temp folders).
+        .target(name: "TestSupport"),
+
+        .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
+        .testTarget(name: "RawImageTests", dependencies: ["RawImage"]),
+        .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
+        .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
+        .testTarget(name: "RawcapCLITests", dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,3 @@
+import RawcapCLI
+
+@main extension RawcapCommand {}
