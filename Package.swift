@@ -23,10 +23,14 @@ let package = Package(
         // Pure code.
         .target(name: "WireFormat"),
         .target(name: "RawImage"),
+        // ITU T.81 process 14 lossless JPEG ("LJ92"): DNG's Compression 7. Shared by the DNG encoder and the readers.
+        .target(name: "LosslessJPEG", dependencies: ["WireFormat"]),
+        // PTP codes, datasets, USB container and PTP/IP packet codecs, session logic. No IO.
+        .target(name: "PTP", dependencies: ["WireFormat"]),
 
         // Codecs and adapters.
-        .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "CLibTIFF", "CLibRaw"]),
-        .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "CLibTIFF", "CTurboJPEG"]),
+        .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
+        .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG"]),
 
         // The command line.
         .target(
@@ -43,7 +47,9 @@ let package = Package(
         .target(name: "TestSupport"),
 
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
-        .testTarget(name: "RawImageTests", dependencies: ["RawImage"]),
+        .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),
+        .testTarget(name: "LosslessJPEGTests", dependencies: ["LosslessJPEG", "WireFormat", "TestSupport"]),
+        .testTarget(name: "PTPTests", dependencies: ["PTP", "WireFormat", "TestSupport"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
         .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
         .testTarget(name: "RawcapCLITests", dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "TestSupport"]),
