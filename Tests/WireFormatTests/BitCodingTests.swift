@@ -18,8 +18,10 @@ struct BitCase: Sendable, CustomTestStringConvertible {
         BitCase(name: "two 0xFF bytes", fields: [(0xFFFF, 16)], bytes: [0xFF, 0x00, 0xFF, 0x00]),
         BitCase(name: "fields across a byte, then padding", fields: [(0b11, 2), (0b000, 3)], bytes: [0xC7]),
         BitCase(name: "32 bits at once", fields: [(0x1234_5678, 32)], bytes: [0x12, 0x34, 0x56, 0x78]),
-        BitCase(name: "0xFF assembled from two fields", fields: [(0x7F, 7), (1, 1), (0, 8)], bytes: [0xFF, 0x00, 0x00]),
-        BitCase(name: "nine 1-bits: data 0xFF and padding 0xFF", fields: [(0x1FF, 9)], bytes: [0xFF, 0x00, 0xFF, 0x00]),
+        BitCase(
+            name: "0xFF assembled from two fields", fields: [(0x7F, 7), (1, 1), (0, 8)], bytes: [0xFF, 0x00, 0x00]),
+        BitCase(
+            name: "nine 1-bits: data 0xFF and padding 0xFF", fields: [(0x1FF, 9)], bytes: [0xFF, 0x00, 0xFF, 0x00]),
         BitCase(name: "zeros then a 1-bit", fields: [(0, 16), (1, 1)], bytes: [0x00, 0x00, 0xFF, 0x00]),
         BitCase(
             name: "32 1-bits after 3 bits", fields: [(0b101, 3), (0xFFFF_FFFF, 32)],
