@@ -1,0 +1,394 @@
+import WireFormat
+
+/// Encodes rows of 16-bit samples as one lossless JPEG stream (ITU T.81 process 14, "LJ92"), the payload of a DNG
+/// tile or strip with Compression 7 (DNG 1.7 §Compression).
+///
+/// The input is `rowCount` rows of `samplesPerRow` samples, each row `samplesPerRow / components` pixels of
+/// ``components`` interleaved samples. A DNG encoder hands a W×H tile of a 2×2 CFA as rows of W samples with
+/// 2 components, so the JPEG frame is W/2 × H and predictor 1 predicts each sample from the same colour two sensor
+/// pixels to the left (Adobe's layout, DNG 1.7 p.20: only the total sample count must match the tile).
+///
+/// The stream is SOI, SOF3, one DHT per Huffman table, DRI when restarts are on, SOS, the entropy-coded data and
+/// EOI. Huffman tables are built per stream from the histogram of difference categories (T.81 Annex K.2).
+///
+/// ```swift
+/// let encoder = try LJ92Encoder(precision: 14, components: 2)
+/// let jpeg = try encoder.encode(tileSamples, samplesPerRow: 256)
+/// ```
+public struct LJ92Encoder: Sendable {
+    /// Which Huffman tables a stream carries.
+    public enum Tables: Hashable, Sendable {
+        /// One optimal table per component (table k for component k): the smallest output.
+        case optimalPerComponent
+        /// One optimal table shared by all components.
+        case optimalShared
+        /// Tables chosen by the caller: one shared table, or one per component. Encoding throws when the data has
+        /// a difference category that the table in use does not code.
+        case fixed([LJ92HuffmanTable])
+    }
+
+    /// Bits per sample P, 2…16 (SOF3 `P`); every input sample must be below 2^P.
+    public let precision: Int
+    /// Interleaved components per pixel, 1…4 (SOF3 `Nf`).
+    public let components: Int
+    /// The predictor written to the scan header; DNG readers expect ``LJ92Predictor/left``.
+    public let predictor: LJ92Predictor
+    /// The Huffman tables to use.
+    public let tables: Tables
+    /// Rows per restart interval (DRI, with RSTn markers between intervals), or 0 for none. DNG writers do not
+    /// use restarts; they exist so decoders can be tested against them.
+    public let restartRows: Int
+
+    /// Checks and stores the stream parameters.
+    ///
+    /// - Throws: ``LJ92Error/Code/invalidInput`` when a parameter is outside the range T.81 allows (precision
+    ///   2…16, 1…4 components, predictor 1…7) or fixed tables do not come one shared or one per component.
+    public init(
+        precision: Int, components: Int, predictor: LJ92Predictor = .left, tables: Tables = .optimalPerComponent,
+        restartRows: Int = 0
+    ) throws(LJ92Error) {
+        guard (2...16).contains(precision) else {
+            throw LJ92Error(.invalidInput, "precision \(precision) is outside 2…16 (T.81 B.2.2, lossless)")
+        }
+        guard (1...4).contains(components) else {
+            throw LJ92Error(.invalidInput, "\(components) components; the encoder writes 1…4")
+        }
+        guard predictor.isValid else {
+            throw LJ92Error(.invalidInput, "predictor \(predictor) is not one of 1…7 (T.81 Table H.1)")
+        }
+        if case .fixed(let given) = tables, given.count != 1, given.count != components {
+            throw LJ92Error(.invalidInput, "\(given.count) fixed tables for \(components) components")
+        }
+        guard restartRows >= 0 else { throw LJ92Error(.invalidInput, "negative restart interval \(restartRows)") }
+        self.precision = precision
+        self.components = components
+        self.predictor = predictor
+        self.tables = tables
+        self.restartRows = restartRows
+    }
+
+    /// Encodes `rowCount` rows read from `samples`, row `r` starting at `r × rowStride`.
+    ///
+    /// - Parameters:
+    ///   - samplesPerRow: samples in each row, a multiple of ``components``; the frame is
+    ///     `samplesPerRow / components` pixels wide.
+    ///   - rowCount: rows, which is the frame height; 1…65535.
+    ///   - rowStride: distance between row starts, in samples (≥ `samplesPerRow`).
+    /// - Returns: the complete stream, SOI to EOI.
+    /// - Throws: ``LJ92Error/Code/invalidInput`` when the geometry does not fit the buffer or the JPEG header
+    ///   fields, or a sample is not below 2^``precision``.
+    public func encode(
+        _ samples: UnsafeBufferPointer<UInt16>, samplesPerRow: Int, rowCount: Int, rowStride: Int
+    ) throws(LJ92Error) -> [UInt8] {
+        let width = try checkGeometry(
+            samplesPerRow: samplesPerRow, rowCount: rowCount, rowStride: rowStride, available: samples.count)
+        guard let base = samples.baseAddress else { throw LJ92Error(.invalidInput, "empty sample buffer") }
+        let input = LJ92EncoderInput(
+            base: base, rowStride: rowStride, rowCount: rowCount, samplesPerRow: samplesPerRow,
+            restartRows: restartRows == 0 ? rowCount : restartRows, initialPrediction: Int32(1 << (precision - 1)))
+
+        // Pass 1: category histogram (one per component) and the largest sample.
+        var histogram = [Int](repeating: 0, count: components * 17)
+        let maximum = histogram.withUnsafeMutableBufferPointer { counts in
+            LJ92Kernel.dispatch(
+                LJ92HistogramPass(input: input, counts: counts), predictor: predictor, components: components)
+        }
+        guard maximum >> precision == 0 else {
+            throw LJ92Error(.invalidInput, "a sample is \(maximum), above the \(precision)-bit maximum")
+        }
+
+        let huffmanTables = try chooseTables(histogram: histogram)
+        let codeTable = try codeTable(for: huffmanTables, histogram: histogram)
+
+        // Size the output from the exact number of coded bits; stuffing (about 1 byte in 256 on noisy data) and
+        // restart markers are covered by the sink's per-row reserve.
+        var codedBits = 0
+        for component in 0..<components {
+            for category in 0...16 {
+                let entry = codeTable[component * 17 + category]
+                codedBits += histogram[component * 17 + category] * Int((entry >> 32) & 0xFF)
+            }
+        }
+        let restartCount = (rowCount - 1) / input.restartRows
+        var sink = LJ92BitSink(
+            capacity: 1024 + codedBits / 8 + codedBits / 512 + samplesPerRow * 8 + restartCount * 4)
+        sink.appendRaw(headers(width: width, height: rowCount, tables: huffmanTables))
+
+        // Pass 2: entropy coding.
+        sink = codeTable.withUnsafeBufferPointer { entries in
+            // `components` ≥ 1, so the table has at least 17 entries and a base address.
+            guard let codes = entries.baseAddress else { return sink }
+            return LJ92Kernel.dispatch(
+                LJ92EncodingPass(input: input, codes: codes, sink: sink), predictor: predictor, components: components)
+        }
+        sink.flushWithPadding()
+        sink.appendRaw([0xFF, JPEGMarker.endOfImage.rawValue])
+        return sink.takeBytes()
+    }
+
+    /// Encodes `samples` as contiguous rows of `samplesPerRow` samples; the row count is
+    /// `samples.count / samplesPerRow`, which must divide exactly.
+    public func encode(_ samples: [UInt16], samplesPerRow: Int) throws(LJ92Error) -> [UInt8] {
+        guard samplesPerRow > 0, samples.count % samplesPerRow == 0 else {
+            throw LJ92Error(.invalidInput, "\(samples.count) samples do not make rows of \(samplesPerRow)")
+        }
+        return try samples.withUnsafeBufferPointer { buffer throws(LJ92Error) in
+            try encode(
+                buffer, samplesPerRow: samplesPerRow, rowCount: samples.count / samplesPerRow,
+                rowStride: samplesPerRow)
+        }
+    }
+
+    /// Validates the geometry and returns the frame width in pixels.
+    private func checkGeometry(
+        samplesPerRow: Int, rowCount: Int, rowStride: Int, available: Int
+    ) throws(LJ92Error) -> Int {
+        guard samplesPerRow > 0, samplesPerRow % components == 0 else {
+            throw LJ92Error(.invalidInput, "\(samplesPerRow) samples per row is not a multiple of \(components)")
+        }
+        let width = samplesPerRow / components
+        // SOF3 stores X and Y in 16 bits; Y = 0 would mean "defined by DNL", which rawcap never writes.
+        guard width <= 65535, (1...65535).contains(rowCount) else {
+            throw LJ92Error(.invalidInput, "frame \(width)×\(rowCount) does not fit SOF3's 16-bit fields")
+        }
+        guard rowStride >= samplesPerRow else {
+            throw LJ92Error(.invalidInput, "row stride \(rowStride) is shorter than a row of \(samplesPerRow)")
+        }
+        let (span, overflow) = (rowCount - 1).multipliedReportingOverflow(by: rowStride)
+        guard !overflow, span <= available - samplesPerRow else {
+            throw LJ92Error(.invalidInput, "\(rowCount) rows at stride \(rowStride) overrun \(available) samples")
+        }
+        if restartRows > 0 {
+            let (interval, tooLarge) = restartRows.multipliedReportingOverflow(by: width)
+            guard !tooLarge, interval <= 65535 else {
+                throw LJ92Error(.invalidInput, "restart interval of \(restartRows) rows × \(width) exceeds 65535")
+            }
+        }
+        return width
+    }
+
+    private func chooseTables(histogram: [Int]) throws(LJ92Error) -> [LJ92HuffmanTable] {
+        switch tables {
+        case .optimalPerComponent:
+            return (0..<components).map { component in
+                LJ92HuffmanTable.optimal(forCategoryCounts: Array(histogram[component * 17..<component * 17 + 17]))
+            }
+        case .optimalShared:
+            let total = (0...16).map { category in
+                (0..<components).reduce(0) { $0 + histogram[$1 * 17 + category] }
+            }
+            return [LJ92HuffmanTable.optimal(forCategoryCounts: total)]
+        case .fixed(let given):
+            return given
+        }
+    }
+
+    /// Per component and category: the code shifted left by the number of extra bits (low 32 bits), the total
+    /// length in bits 32…39, and the number of extra bits in bits 40…47 (T.81 H.1.2.2: none for category 16).
+    private func codeTable(for huffmanTables: [LJ92HuffmanTable], histogram: [Int]) throws(LJ92Error) -> [UInt64] {
+        var entries = [UInt64](repeating: 0, count: components * 17)
+        for component in 0..<components {
+            let codes = huffmanTables[huffmanTables.count == 1 ? 0 : component].codesByCategory
+            for category in 0...16 {
+                guard let code = codes[category] else {
+                    if histogram[component * 17 + category] > 0 {
+                        throw LJ92Error(
+                            .invalidInput, "component \(component) has category \(category), which its table lacks")
+                    }
+                    continue
+                }
+                let extra = category == 16 ? 0 : category
+                entries[component * 17 + category] =
+                    (UInt64(code.code) << UInt64(extra)) | (UInt64(code.length + extra) << 32) | (UInt64(extra) << 40)
+            }
+        }
+        return entries
+    }
+
+    /// SOI, SOF3, DHT per table, DRI when restarts are on, and SOS (T.81 B.2.1–B.2.4).
+    private func headers(width: Int, height: Int, tables huffmanTables: [LJ92HuffmanTable]) -> [UInt8] {
+        var writer = WireWriter(byteOrder: .big, capacity: 256)
+        writer.write(UInt8(0xFF))
+        writer.write(JPEGMarker.startOfImage.rawValue)
+
+        // Frame header (B.2.2): Lf, P, Y, X, Nf, then per component Ci, Hi/Vi = 1/1, Tqi = 0.
+        writer.write(UInt8(0xFF))
+        writer.write(JPEGMarker.startOfFrameLossless.rawValue)
+        writer.write(UInt16(8 + 3 * components))
+        writer.write(UInt8(precision))
+        writer.write(UInt16(height))
+        writer.write(UInt16(width))
+        writer.write(UInt8(components))
+        for component in 0..<components {
+            writer.write(UInt8(component))
+            writer.write(UInt8(0x11))
+            writer.write(UInt8(0))
+        }
+
+        // One DHT segment per table (B.2.4.2): Tc = 0 (DC/lossless), Th = table number, then BITS and HUFFVAL.
+        // Single-table segments are what the widest range of raw decoders has been seen to accept.
+        for (number, table) in huffmanTables.enumerated() {
+            writer.write(UInt8(0xFF))
+            writer.write(JPEGMarker.defineHuffmanTables.rawValue)
+            writer.write(UInt16(2 + 1 + 16 + table.values.count))
+            writer.write(UInt8(number))
+            writer.write(bytes: table.codeCounts)
+            writer.write(bytes: table.values)
+        }
+
+        if restartRows > 0 {
+            writer.write(UInt8(0xFF))
+            writer.write(JPEGMarker.defineRestartInterval.rawValue)
+            writer.write(UInt16(4))
+            writer.write(UInt16(restartRows * width))
+        }
+
+        // Scan header (B.2.3): Ls, Ns, per component Csj and Tdj/Taj, then Ss = predictor, Se = 0, Ah/Al = 0.
+        writer.write(UInt8(0xFF))
+        writer.write(JPEGMarker.startOfScan.rawValue)
+        writer.write(UInt16(6 + 2 * components))
+        writer.write(UInt8(components))
+        for component in 0..<components {
+            writer.write(UInt8(component))
+            writer.write(UInt8((huffmanTables.count == 1 ? 0 : component) << 4))
+        }
+        writer.write(predictor.rawValue)
+        writer.write(UInt8(0))
+        writer.write(UInt8(0))
+        return writer.bytes
+    }
+}
+
+/// Where the encoder's passes read from.
+struct LJ92EncoderInput {
+    let base: UnsafePointer<UInt16>
+    let rowStride: Int
+    let rowCount: Int
+    let samplesPerRow: Int
+    /// Rows per restart interval; equal to `rowCount` without restarts.
+    let restartRows: Int
+    /// 2^(P−1), the prediction for the first sample of a scan or restart interval (T.81 H.1.2.1).
+    let initialPrediction: Int32
+}
+
+/// Pass 1: counts difference categories per component and returns the largest sample (for the range check).
+struct LJ92HistogramPass: LJ92KernelVisitor {
+    let input: LJ92EncoderInput
+    let counts: UnsafeMutableBufferPointer<Int>
+
+    func visit<Predictor: LJ92PredictorKind, Components: LJ92ComponentCount>(
+        _: Predictor.Type, _: Components.Type
+    ) -> Int {
+        let componentCount = Components.count
+        guard let histogram = counts.baseAddress else { return 0 }
+        var largest: UInt16 = 0
+        for row in 0..<input.rowCount {
+            let current = input.base + row * input.rowStride
+            let startsInterval = row % input.restartRows == 0
+            let above = current - input.rowStride
+            for component in 0..<componentCount {
+                let sample = current[component]
+                largest |= sample
+                let prediction = startsInterval ? input.initialPrediction : Int32(above[component])
+                let category = LJ92Kernel.category(ofDifference: Int32(sample) &- prediction).category
+                histogram[component &* 17 &+ category] &+= 1
+            }
+            var index = componentCount
+            let end = input.samplesPerRow
+            if startsInterval {
+                while index < end {
+                    for component in 0..<componentCount {
+                        let sample = current[index &+ component]
+                        largest |= sample
+                        let difference = Int32(sample) &- Int32(current[index &+ component &- componentCount])
+                        histogram[component &* 17 &+ LJ92Kernel.category(ofDifference: difference).category] &+= 1
+                    }
+                    index &+= componentCount
+                }
+            } else {
+                while index < end {
+                    for component in 0..<componentCount {
+                        let position = index &+ component
+                        let sample = current[position]
+                        largest |= sample
+                        let prediction = Predictor.predict(
+                            ra: Int32(current[position &- componentCount]), rb: Int32(above[position]),
+                            rc: Int32(above[position &- componentCount]))
+                        let difference = Int32(sample) &- prediction
+                        histogram[component &* 17 &+ LJ92Kernel.category(ofDifference: difference).category] &+= 1
+                    }
+                    index &+= componentCount
+                }
+            }
+        }
+        return Int(largest)
+    }
+}
+
+/// Pass 2: writes each difference as its category's Huffman code followed by the extra bits (T.81 H.1.2.2, F.1.2.1),
+/// with RSTn markers between restart intervals. Returns the sink, which may have moved its buffer.
+struct LJ92EncodingPass: LJ92KernelVisitor {
+    let input: LJ92EncoderInput
+    /// `LJ92Encoder.codeTable` entries: 17 per component.
+    let codes: UnsafePointer<UInt64>
+    let sink: LJ92BitSink
+
+    func visit<Predictor: LJ92PredictorKind, Components: LJ92ComponentCount>(
+        _: Predictor.Type, _: Components.Type
+    ) -> LJ92BitSink {
+        let componentCount = Components.count
+        var sink = self.sink
+        var restartNumber = 0
+        for row in 0..<input.rowCount {
+            let current = input.base + row * input.rowStride
+            let startsInterval = row % input.restartRows == 0
+            if startsInterval && row > 0 {
+                sink.flushWithPadding()
+                sink.appendRaw([0xFF, JPEGMarker.restart(restartNumber).rawValue])
+                restartNumber += 1
+            }
+            // A sample costs at most 31 bits; with stuffing, at most 8 bytes.
+            sink.reserve(input.samplesPerRow * 8)
+            let above = current - input.rowStride
+            for component in 0..<componentCount {
+                let prediction = startsInterval ? input.initialPrediction : Int32(above[component])
+                Self.emit(Int32(current[component]) &- prediction, codes + component &* 17, into: &sink)
+            }
+            var index = componentCount
+            let end = input.samplesPerRow
+            if startsInterval {
+                while index < end {
+                    for component in 0..<componentCount {
+                        let position = index &+ component
+                        let difference = Int32(current[position]) &- Int32(current[position &- componentCount])
+                        Self.emit(difference, codes + component &* 17, into: &sink)
+                    }
+                    index &+= componentCount
+                }
+            } else {
+                while index < end {
+                    for component in 0..<componentCount {
+                        let position = index &+ component
+                        let prediction = Predictor.predict(
+                            ra: Int32(current[position &- componentCount]), rb: Int32(above[position]),
+                            rc: Int32(above[position &- componentCount]))
+                        Self.emit(Int32(current[position]) &- prediction, codes + component &* 17, into: &sink)
+                    }
+                    index &+= componentCount
+                }
+            }
+        }
+        return sink
+    }
+
+    @inline(__always)
+    private static func emit(_ difference: Int32, _ table: UnsafePointer<UInt64>, into sink: inout LJ92BitSink) {
+        let (category, signed) = LJ92Kernel.category(ofDifference: difference)
+        let entry = table[category]
+        let extraCount = entry &>> 40
+        // Negative differences are sent as difference − 1 in `extraCount` bits (T.81 F.1.2.1.1); adding the sign
+        // (−1 or 0) does that without a branch.
+        let extra = UInt64(UInt32(bitPattern: signed &+ (signed >> 31))) & ((1 &<< extraCount) &- 1)
+        sink.write((entry & 0xFFFF_FFFF) | extra, length: Int(truncatingIfNeeded: (entry &>> 32) & 0xFF))
+    }
+}
