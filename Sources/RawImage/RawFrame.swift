@@ -42,6 +42,10 @@ public struct RawFrame: Sendable {
     ///     neighbours at the crop edge; Adobe's validator warns about less), or the whole active area when it is
     ///     too small for a margin.
     /// - Throws: ``RawImageError`` naming the first thing that does not fit.
+    // Swift 6.3.1 miscompiles this initializer at -O (the caller receives a garbage error, or crashes in
+    // swift_release, although no guard fails: `swift build -c release` and any RawFrame(...) call reproduce it;
+    // removing any two guards hides it). Keeping it unoptimised costs nothing measurable: it runs once per frame.
+    @_optimize(none)
     public init(
         width: Int,
         height: Int,

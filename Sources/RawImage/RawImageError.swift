@@ -20,6 +20,9 @@ public struct RawImageError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let invalidGeometry = Code(rawValue: "invalidGeometry")
         /// A colour matrix or neutral with the wrong number of entries or unusable values.
         public static let invalidColor = Code(rawValue: "invalidColor")
+        /// Exposure, scene or rendering settings outside their usable range (a zero shutter time, an f-number of
+        /// 0, a requested image size of 0).
+        public static let invalidSettings = Code(rawValue: "invalidSettings")
 
         public var description: String { rawValue }
     }
