@@ -26,7 +26,10 @@ let package = Package(
         // ITU T.81 process 14 lossless JPEG ("LJ92"): DNG's Compression 7. Shared by the DNG encoder and the readers.
         .target(name: "LosslessJPEG", dependencies: ["WireFormat"]),
         // PTP codes, datasets, USB container and PTP/IP packet codecs, session logic. No IO.
-        .target(name: "PTP", dependencies: ["WireFormat"]),
+        .target(
+            name: "PTP",
+            dependencies: ["WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // Codecs and adapters.
         .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
@@ -49,7 +52,10 @@ let package = Package(
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),
         .testTarget(name: "LosslessJPEGTests", dependencies: ["LosslessJPEG", "WireFormat", "TestSupport"]),
-        .testTarget(name: "PTPTests", dependencies: ["PTP", "WireFormat", "TestSupport"]),
+        .testTarget(
+            name: "PTPTests",
+            dependencies: ["PTP", "WireFormat", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
         .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
         .testTarget(name: "RawcapCLITests", dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "TestSupport"]),
