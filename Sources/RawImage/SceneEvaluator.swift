@@ -66,16 +66,33 @@ struct SceneEvaluator: Sendable {
             let h = SceneEvaluator.hsv(hue: 6 * t, saturation: 0.75, value: 0.85)
             let c = response((SRGBTransfer.decode(h.0), SRGBTransfer.decode(h.1), SRGBTransfer.decode(h.2)))
             hue += [c.0, c.1, c.2]
-            // Vertical line gratings: four blocks of bars, half light and half dark per period.
+            // Vertical line gratings: four blocks of bars, half light and half dark per period, with the
+            // contrast the lens passes at that period.
             let block = min(3, offset * 4 / length)
             let period = SceneLayout.gratingPeriods[block]
             let inBlock = columns.start + offset - layout.linesX[block]
-            let g = (inBlock / (period / 2)) % 2 == 0 ? detailLight : detailDark
+            let g = Self.bar(light: (inBlock / (period / 2)) % 2 == 0, period: period, detailLight, detailDark)
             grating += [g.0, g.1, g.2]
         }
         rampTable = ramp
         hueTable = hue
         gratingTable = grating
+    }
+
+    /// The lens: a Gaussian modulation transfer function with 50 % contrast at 0.35 cycles per pixel (24 % at
+    /// Nyquist), typical of a sharp lens on a sensor without an anti-aliasing filter. Fine patterns reach the
+    /// sensor with the contrast a real lens would leave them, instead of the full-contrast square waves that only
+    /// a simulation can make, which alias into solid false colour on any Bayer sensor.
+    static func lensMTF(cyclesPerPixel frequency: Double) -> Double {
+        exp(-0.693_147 * (frequency / 0.35) * (frequency / 0.35))
+    }
+
+    /// One bar of a grating of `period` pixels: light or dark, pulled toward the mean by the lens.
+    static func bar(light: Bool, period: Int, _ lightValue: RGB, _ darkValue: RGB) -> RGB {
+        let contrast = Float(lensMTF(cyclesPerPixel: 1 / Double(period)))
+        let sign: Float = light ? 1 : -1
+        func mix(_ a: Float, _ b: Float) -> Float { (a + b) / 2 + sign * contrast * (a - b) / 2 }
+        return (mix(lightValue.0, darkValue.0), mix(lightValue.1, darkValue.1), mix(lightValue.2, darkValue.2))
     }
 
     private static func hsv(hue: Double, saturation: Double, value: Double) -> (Double, Double, Double) {
@@ -125,8 +142,8 @@ struct SceneEvaluator: Sendable {
             } else {
                 // Horizontal bars below the vertical ones, same periods per block.
                 for block in 0..<4 {
-                    let half = SceneLayout.gratingPeriods[block] / 2
-                    let colour = ((y - middle) / half) % 2 == 0 ? detailLight : detailDark
+                    let period = SceneLayout.gratingPeriods[block]
+                    let colour = Self.bar(light: ((y - middle) / (period / 2)) % 2 == 0, period: period, detailLight, detailDark)
                     Self.fill(out, layout.linesX[block], layout.linesX[block + 1], colour)
                 }
             }
@@ -194,8 +211,9 @@ struct SceneEvaluator: Sendable {
         }
     }
 
-    /// A circular zone plate `½ + ½·cos(k·r²)` whose local frequency `k·r/π` reaches 0.5 cycles per pixel
-    /// (Nyquist) at its rim, so demosaicing and compression meet every frequency up to the limit.
+    /// A circular zone plate `½ + ½·MTF·cos(k·r²)` whose local frequency `f = k·r/π` reaches 0.5 cycles per pixel
+    /// (Nyquist) at its rim, so demosaicing and compression meet every frequency up to the limit. The lens MTF
+    /// at `f` is Gaussian in `r`, so it factors into a row term and a column term: `exp(−α·dx²)·exp(−α·dy²)`.
     private func drawZonePlate(row y: Int, into out: UnsafeMutablePointer<Float>) {
         let radius = layout.zoneRadius
         guard radius >= 1 else { return }
@@ -206,12 +224,16 @@ struct SceneEvaluator: Sendable {
         let x1 = min(layout.zoneBox.0.end, Int((layout.zoneCenter.0 + halfChord).rounded(.down)))
         guard x1 > x0 else { return }
         let k = Double.pi / (2 * radius)
+        // MTF(f) = exp(−ln2·(f/0.35)²) with f = k·r/π.
+        let alpha = 0.693_147 * (k / Double.pi / 0.35) * (k / Double.pi / 0.35)
         let dark = detailDark
         let delta = (detailLight.0 - dark.0, detailLight.1 - dark.1, detailLight.2 - dark.2)
         let dy2 = dy * dy
+        let rowAttenuation = exp(-alpha * dy2)
         for x in x0..<x1 {
             let dx = Double(x) + 0.5 - layout.zoneCenter.0
-            let m = Float(0.5 + 0.5 * cos(k * (dx * dx + dy2)))
+            let attenuation = rowAttenuation * exp(-alpha * dx * dx)
+            let m = Float(0.5 + 0.5 * attenuation * cos(k * (dx * dx + dy2)))
             let pointer = out + x * 3
             pointer[0] = dark.0 + m * delta.0
             pointer[1] = dark.1 + m * delta.1
