@@ -1,0 +1,39 @@
+/// How a raw frame is rendered to a viewable RGB image.
+public struct RenderOptions: Hashable, Sendable {
+    /// Which route from mosaic to pixels.
+    public enum Method: String, Hashable, Sendable, CaseIterable {
+        /// ``fast`` when the output is at most half the size of the frame (so every output pixel gathers whole
+        /// CFA blocks), ``quality`` otherwise.
+        case automatic
+        /// Bin the mosaic into blocks (a 2×2 superpixel or larger for Bayer, 3×3 or larger for X-Trans) and
+        /// area-filter to the exact size: a preview of a 24-megapixel frame in milliseconds. Falls back to
+        /// ``quality`` when the output is too large for whole blocks.
+        case fast
+        /// Full-size ``DemosaicAlgorithm/highQuality`` interpolation, then area-filter downscaling.
+        case quality
+    }
+
+    /// The longest side of the output in pixels, or `nil` for the full default-crop size. Never upscales.
+    public var longSide: Int?
+    /// Which route to take.
+    public var method: Method
+    /// Tone curve applied after exposure, before the sRGB transfer curve; ``ToneCurve/linear`` for none.
+    public var toneCurve: ToneCurve
+    /// Extra exposure in EV on top of the frame's BaselineExposure.
+    public var exposureAdjustment: Double
+    /// Whether the frame's orientation is applied (pixels rotated or flipped for display). DNG previews are stored
+    /// unrotated, since the file's Orientation tag applies to them.
+    public var appliesOrientation: Bool
+
+    /// Creates options; by default full size, automatic method, the filmic curve, no extra exposure, oriented.
+    public init(
+        longSide: Int? = nil, method: Method = .automatic, toneCurve: ToneCurve = .filmic,
+        exposureAdjustment: Double = 0, appliesOrientation: Bool = true
+    ) {
+        self.longSide = longSide
+        self.method = method
+        self.toneCurve = toneCurve
+        self.exposureAdjustment = exposureAdjustment
+        self.appliesOrientation = appliesOrientation
+    }
+}
