@@ -2,8 +2,10 @@
 /// `factor × factor` block of photosites (for `factor` 2 on a Bayer sensor, the classic half-size "superpixel";
 /// for X-Trans, every 3×3 window holds all three colours, so any factor from 3 works).
 ///
-/// Averaging is done per CFA position, in integers, and black levels are subtracted per position afterwards, so
-/// the result equals the mean of the black-subtracted, normalised samples exactly. Demosaicing and downscaling
+/// Averaging is done in integers, and black levels are subtracted afterwards, so the result equals the mean of
+/// the black-subtracted, normalised samples exactly. Each sample is first clipped where its white-balanced value
+/// reaches 1 (``ColorStage``'s highlight clip, moved before the averaging): a block that mixes clipped and
+/// unclipped photosites would otherwise average a clipped green with unclipped red and blue, and turn pink. Demosaicing and downscaling
 /// happen in one pass over the samples, which is what makes 24-megapixel previews take milliseconds.
 enum CFABinning {
     /// The smallest factor at which every block holds every colour.
@@ -12,6 +14,166 @@ enum CFABinning {
     /// Bins `crop` (relative to the active area) by `factor` into camera RGB, 0 black to 1 white. The output is
     /// `crop.width / factor × crop.height / factor`; the few leftover photosites are split between the edges.
     static func bin(_ frame: RawFrame, crop: PixelRect, factor: Int) -> (pixels: [Float], width: Int, height: Int) {
+        // Almost every sensor has one black level per colour; then sums per colour suffice, and the inner loop
+        // keeps them in registers. Per-position black levels take the general path.
+        var blackOfColor: [Double?] = [nil, nil, nil]
+        var uniform = true
+        for (position, color) in frame.cfa.colors.enumerated() {
+            let index = Int(color.rawValue)
+            if let known = blackOfColor[index], known != frame.blackLevels[position] { uniform = false }
+            blackOfColor[index] = frame.blackLevels[position]
+        }
+        let neutral = frame.color.asShotNeutral
+        let largest = neutral.max() ?? 1
+        let gains = neutral.map { largest / $0 }
+        if uniform {
+            return binPerColor(frame, crop: crop, factor: factor, blacks: blackOfColor.map { $0 ?? 0 }, gains: gains)
+        }
+        return binPerPosition(frame, crop: crop, factor: factor, gains: gains)
+    }
+
+    /// The sample value at which a photosite with `black` and white-balance `gain` reaches white-balanced 1.
+    static func clipLevel(black: Double, white: Int, gain: Double) -> UInt16 {
+        UInt16(min(max((black + (Double(white) - black) / max(gain, 1)).rounded(.down), 0), 65535))
+    }
+
+    /// The fast path: per output row, each source row adds its samples into three per-bin colour sums, with the
+    /// colours of the row's pattern cycling in a small table (two registers for Bayer); counts per colour are
+    /// known from the geometry, so black levels are subtracted once per bin.
+    static func binPerColor(_ frame: RawFrame, crop: PixelRect, factor: Int, blacks: [Double], gains: [Double]) -> (
+        pixels: [Float], width: Int, height: Int
+    ) {
+        let clips = (0..<3).map { clipLevel(black: blacks[$0], white: frame.whiteLevel, gain: gains[$0]) }
+        let outWidth = max(1, crop.width / factor)
+        let outHeight = max(1, crop.height / factor)
+        let cfa = frame.cfa
+        let x0 = frame.activeArea.x + crop.x + (crop.width - outWidth * factor) / 2
+        let y0 = frame.activeArea.y + crop.y + (crop.height - outHeight * factor) / 2
+        let firstPatternColumn = frame.patternIndex(row: frame.activeArea.y, column: x0)
+        // Photosites of each colour in one row of each bin: counts[(bin · cfa.height + patternRow) · 3 + color].
+        var counts = [Int](repeating: 0, count: outWidth * cfa.height * 3)
+        for bin in 0..<outWidth {
+            for patternRow in 0..<cfa.height {
+                for offset in 0..<factor {
+                    let column = (firstPatternColumn + bin * factor + offset) % cfa.width
+                    counts[(bin * cfa.height + patternRow) * 3 + Int(cfa.colors[patternRow * cfa.width + column].rawValue)] += 1
+                }
+            }
+        }
+        let scales = blacks.map { 1 / max(Double(frame.whiteLevel) - $0, 1) }
+        // A bin row's pattern rows depend only on the pattern row it starts on, so there are at most cfa.height
+        // kinds of bin row: for each, and each bin and colour, the factor that turns the raw sum into the mean
+        // normalised value, `scale / n` (0 when the bin has no such photosite).
+        let firstPatternRow = frame.patternIndex(row: y0, column: frame.activeArea.x) / cfa.width
+        var factors = [Double](repeating: 0, count: cfa.height * outWidth * 3)
+        for phase in 0..<cfa.height {
+            for bin in 0..<outWidth {
+                for color in 0..<3 {
+                    var n = 0
+                    for offset in 0..<factor {
+                        n += counts[(bin * cfa.height + (phase + offset) % cfa.height) * 3 + color]
+                    }
+                    factors[(phase * outWidth + bin) * 3 + color] = n > 0 ? scales[color] / Double(n) : 0
+                }
+            }
+        }
+        let sumFactors = factors
+        let offsets = zip(blacks, scales).map { Float($0 * $1) }
+        let count = outWidth * outHeight * 3
+        let pixels = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            let output = UnsafeSendablePointer(base)
+            frame.samples.withUnsafeBufferPointer { samples in
+                guard let sampleBase = samples.baseAddress else { return }
+                let input = UnsafeSendableReadPointer(sampleBase)
+                Parallel.forEachChunk(of: outHeight, minimumChunk: 4) { outRows in
+                    var sums = [Int](repeating: 0, count: outWidth * 3)
+                    // The colour of each pattern column, for one pattern row.
+                    var rowColors = [Int](repeating: 0, count: cfa.width)
+                    for outRow in outRows {
+                        for index in sums.indices { sums[index] = 0 }
+                        for sourceRow in (y0 + outRow * factor)..<(y0 + (outRow + 1) * factor) {
+                            let patternRow = frame.patternIndex(row: sourceRow, column: frame.activeArea.x) / cfa.width
+                            for column in 0..<cfa.width {
+                                rowColors[column] = Int(cfa.colors[patternRow * cfa.width + column].rawValue)
+                            }
+                            let line = input.base + sourceRow * frame.width + x0
+                            sums.withUnsafeMutableBufferPointer { sumBuffer in
+                                guard let sum = sumBuffer.baseAddress else { return }
+                                if cfa.width == 2 {
+                                    // Bayer: even and odd columns of the row have one colour each.
+                                    let evenColor = rowColors[firstPatternColumn % 2]
+                                    let oddColor = rowColors[(firstPatternColumn + 1) % 2]
+                                    let evenClip = clips[evenColor]
+                                    let oddClip = clips[oddColor]
+                                    for bin in 0..<outWidth {
+                                        let start = bin * factor
+                                        var even = 0
+                                        var odd = 0
+                                        var x = start
+                                        let end = start + factor
+                                        // Columns alternate colours from the binned area's first column on.
+                                        let (clipA, clipB) = start % 2 == 0 ? (evenClip, oddClip) : (oddClip, evenClip)
+                                        while x + 1 < end {
+                                            even &+= Int(min(line[x], clipA))
+                                            odd &+= Int(min(line[x + 1], clipB))
+                                            x += 2
+                                        }
+                                        if x < end { even &+= Int(min(line[x], clipA)) }
+                                        // Bins of odd width start on alternating parities.
+                                        let (first, second) = start % 2 == 0 ? (evenColor, oddColor) : (oddColor, evenColor)
+                                        sum[bin * 3 + first] &+= even
+                                        sum[bin * 3 + second] &+= odd
+                                    }
+                                } else {
+                                    var patternColumn = firstPatternColumn
+                                    var local = (0, 0, 0)
+                                    for bin in 0..<outWidth {
+                                        local = (0, 0, 0)
+                                        let start = bin * factor
+                                        for x in start..<(start + factor) {
+                                            let color = rowColors[patternColumn]
+                                            let value = Int(min(line[x], clips[color]))
+                                            switch color {
+                                            case 0: local.0 &+= value
+                                            case 1: local.1 &+= value
+                                            default: local.2 &+= value
+                                            }
+                                            patternColumn += 1
+                                            if patternColumn == cfa.width { patternColumn = 0 }
+                                        }
+                                        sum[bin * 3] &+= local.0
+                                        sum[bin * 3 + 1] &+= local.1
+                                        sum[bin * 3 + 2] &+= local.2
+                                    }
+                                }
+                            }
+                        }
+                        let out = output.base + outRow * outWidth * 3
+                        let phase = (firstPatternRow + outRow * factor) % cfa.height
+                        sumFactors.withUnsafeBufferPointer { factorBuffer in
+                            guard let rowFactors = factorBuffer.baseAddress.map({ $0 + phase * outWidth * 3 }) else { return }
+                            for index in 0..<(outWidth * 3) {
+                                let f = rowFactors[index]
+                                out[index] = f > 0 ? Float(Double(sums[index]) * f) - offsets[index % 3] : 0
+                            }
+                        }
+                    }
+                }
+            }
+            initialized = count
+        }
+        return (pixels, outWidth, outHeight)
+    }
+
+    /// The general path for sensors whose black level differs between CFA positions of one colour: sums per
+    /// position, black levels subtracted per position.
+    static func binPerPosition(_ frame: RawFrame, crop: PixelRect, factor: Int, gains: [Double]) -> (
+        pixels: [Float], width: Int, height: Int
+    ) {
+        let clips = frame.cfa.colors.enumerated().map { position, color in
+            clipLevel(black: frame.blackLevels[position], white: frame.whiteLevel, gain: gains[Int(color.rawValue)])
+        }
         let outWidth = max(1, crop.width / factor)
         let outHeight = max(1, crop.height / factor)
         let cfa = frame.cfa
@@ -58,8 +220,9 @@ enum CFABinning {
                                 binOfColumn.withUnsafeBufferPointer { bins in
                                     patternColumn.withUnsafeBufferPointer { columns in
                                         for column in 0..<usedWidth {
-                                            let slot = Int(bins[column]) * positions + rowOffset + columns[column]
-                                            sum[slot] &+= Int(line[column])
+                                            let position = rowOffset + columns[column]
+                                            let slot = Int(bins[column]) * positions + position
+                                            sum[slot] &+= Int(min(line[column], clips[position]))
                                         }
                                     }
                                 }

@@ -63,17 +63,55 @@ struct OutputCurve: Sendable {
 
     /// The encoded value (0…1) of a linear value; negatives are black, values above 1 white.
     @inline(__always)
-    func encode(_ linear: Float) -> Float {
+    private static func encode(_ linear: Float, _ table: UnsafePointer<Float>) -> Float {
         let clamped = min(max(linear, 0), 1)
-        let position = clamped.squareRoot() * Float(Self.size)
-        let index = min(Int(position), Self.size - 1)
+        let position = clamped.squareRoot() * Float(size)
+        let index = min(Int(position), size - 1)
         let fraction = position - Float(index)
-        return table.withUnsafeBufferPointer { t in t[index] + (t[index + 1] - t[index]) * fraction }
+        return table[index] + (table[index + 1] - table[index]) * fraction
     }
 
-    @inline(__always)
-    func encode8(_ linear: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int(encode(linear) * 255 + 0.5)) }
+    /// Encodes `count` linear values to 8-bit codes.
+    func encode8(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<UInt8>, count: Int) {
+        table.withUnsafeBufferPointer { buffer in
+            guard let t = buffer.baseAddress else { return }
+            for index in 0..<count {
+                target[index] = UInt8(truncatingIfNeeded: Int(Self.encode(source[index], t) * 255 + 0.5))
+            }
+        }
+    }
 
-    @inline(__always)
-    func encode16(_ linear: Float) -> UInt16 { UInt16(truncatingIfNeeded: Int(encode(linear) * 65535 + 0.5)) }
+    /// Encodes `count` linear values to 16-bit codes.
+    func encode16(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<UInt16>, count: Int) {
+        table.withUnsafeBufferPointer { buffer in
+            guard let t = buffer.baseAddress else { return }
+            for index in 0..<count {
+                target[index] = UInt16(truncatingIfNeeded: Int(Self.encode(source[index], t) * 65535 + 0.5))
+            }
+        }
+    }
+
+    /// Encodes a whole buffer on all cores.
+    func encode<Code>(
+        _ values: [Float], as _: Code.Type,
+        _ body: @Sendable (OutputCurve, UnsafePointer<Float>, UnsafeMutablePointer<Code>, Int) -> Void
+    ) -> [Code] {
+        let count = values.count
+        let curve = self
+        return [Code](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            let output = UnsafeSendablePointer(base)
+            values.withUnsafeBufferPointer { input in
+                guard let inputBase = input.baseAddress else { return }
+                let source = UnsafeSendableReadPointer(inputBase)
+                let blocks = max(1, count / 65536)
+                Parallel.forEachChunk(of: blocks, minimumChunk: 1) { range in
+                    let start = range.lowerBound * count / blocks
+                    let end = range.upperBound * count / blocks
+                    body(curve, source.base + start, output.base + start, end - start)
+                }
+            }
+            initialized = count
+        }
+    }
 }

@@ -5,12 +5,24 @@ extension RGBImage8 {
     /// brightness (averaging encoded values would darken it). Returned unchanged when already small enough.
     public func downscaled(toLongSide longSide: Int) throws(RawImageError) -> RGBImage8 {
         let (outWidth, outHeight) = try Renderer.outputSize(width: width, height: height, longSide: longSide)
+        return try downscaled(toWidth: outWidth, height: outHeight)
+    }
+
+    /// The image shrunk to exactly `outWidth × outHeight` (each no larger than now) with the same linear-light
+    /// area filter as ``downscaled(toLongSide:)``; for sizes computed from another image's aspect, such as a
+    /// thumbnail of a JPEG decoded at a reduced scale.
+    public func downscaled(toWidth outWidth: Int, height outHeight: Int) throws(RawImageError) -> RGBImage8 {
+        guard (1...width).contains(outWidth), (1...height).contains(outHeight) else {
+            throw RawImageError(.invalidSettings, "cannot shrink \(width)×\(height) to \(outWidth)×\(outHeight)")
+        }
         guard outWidth != width || outHeight != height else { return self }
         let decode = SRGBTransfer.decodeTable8
         let linear = pixels.map { decode[Int($0)] }
         let resampled = AreaResampler.resample(linear, width: width, height: height, to: outWidth, outHeight)
-        let curve = OutputCurve(toneCurve: .linear)
-        return try RGBImage8(width: outWidth, height: outHeight, pixels: resampled.map { curve.encode8($0) })
+        let encoded = OutputCurve(toneCurve: .linear).encode(resampled, as: UInt8.self) {
+            $0.encode8($1, into: $2, count: $3)
+        }
+        return try RGBImage8(width: outWidth, height: outHeight, pixels: encoded)
     }
 
     /// The image rotated or flipped for display according to `orientation` (TIFF/EXIF Orientation).

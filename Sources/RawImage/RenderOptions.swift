@@ -36,4 +36,13 @@ public struct RenderOptions: Hashable, Sendable {
         self.exposureAdjustment = exposureAdjustment
         self.appliesOrientation = appliesOrientation
     }
+
+    /// The size of an image of `width × height` scaled so its longer side is `longSide` (aspect kept, rounded,
+    /// at least 1), or unchanged when `longSide` is `nil` or not smaller: the size every rendering and
+    /// ``RGBImage8/downscaled(toLongSide:)`` produce.
+    public static func outputSize(width: Int, height: Int, longSide: Int?) throws(RawImageError) -> (
+        width: Int, height: Int
+    ) {
+        try Renderer.outputSize(width: width, height: height, longSide: longSide)
+    }
 }

@@ -113,8 +113,9 @@ enum Renderer {
     static func encode8(_ image: LinearSRGB, _ options: RenderOptions, orientation: Orientation) throws(RawImageError)
         -> RGBImage8
     {
-        let curve = OutputCurve(toneCurve: options.toneCurve)
-        let bytes = image.pixels.map { curve.encode8($0) }
+        let bytes = OutputCurve(toneCurve: options.toneCurve).encode(image.pixels, as: UInt8.self) {
+            $0.encode8($1, into: $2, count: $3)
+        }
         let applied = options.appliesOrientation ? orientation : .normal
         let (width, height) = ImageOrientation.displaySize(width: image.width, height: image.height, applied)
         return try RGBImage8(
@@ -125,8 +126,9 @@ enum Renderer {
     static func encode16(_ image: LinearSRGB, _ options: RenderOptions, orientation: Orientation) throws(RawImageError)
         -> RGBImage16
     {
-        let curve = OutputCurve(toneCurve: options.toneCurve)
-        let samples = image.pixels.map { curve.encode16($0) }
+        let samples = OutputCurve(toneCurve: options.toneCurve).encode(image.pixels, as: UInt16.self) {
+            $0.encode16($1, into: $2, count: $3)
+        }
         let applied = options.appliesOrientation ? orientation : .normal
         let (width, height) = ImageOrientation.displaySize(width: image.width, height: image.height, applied)
         return try RGBImage16(

@@ -139,6 +139,20 @@ func mean(_ image: RGBImage8, _ rect: PixelRect) -> (Double, Double, Double) {
         }
     }
 
+    /// At +2 EV the light bars of the Siemens star clip in green and blue but not in red; the fast path's blocks
+    /// mix them with unclipped dark bars. The star must still come out grey, not pink.
+    @Test(arguments: [CFAPattern.rggb, .xTrans])
+    func partlyClippedBlocksStayNeutral(cfa: CFAPattern) throws {
+        let scene = try SyntheticScene(width: 1800, height: 1200, cfa: cfa, bitsPerSample: 14)
+        let frame = try scene.render(exposure: try exposure(bias: 2))
+        let image = try frame.renderRGB8(RenderOptions(longSide: 300, method: .fast))
+        // The star's middle: 80 % across, 25 % down.
+        let star = PixelRect(x: image.width * 76 / 100, y: image.height * 20 / 100, width: image.width * 8 / 100,
+            height: image.height * 10 / 100)
+        let (r, g, b) = mean(image, star)
+        #expect(abs(r - g) < 3 && abs(b - g) < 3, "star \(r), \(g), \(b)")
+    }
+
     @Test func baselineExposureScalesLinearLight() throws {
         var scene = try SyntheticScene(width: 320, height: 240, cfa: .rggb, bitsPerSample: 14)
         let options = RenderOptions(method: .quality, toneCurve: .linear)
@@ -188,6 +202,32 @@ func mean(_ image: RGBImage8, _ rect: PixelRect) -> (Double, Double, Double) {
                 #expect(abs(a.0 - b.0) < 1.5 && abs(a.1 - b.1) < 1.5 && abs(a.2 - b.2) < 1.5, "\(cfa) patch \(patch)")
             }
         }
+    }
+
+    /// The fast path sums per colour when every position of a colour shares one black level, and per position
+    /// otherwise: the same light with per-position offsets in samples and black levels must render the same.
+    @Test(arguments: [CFAPattern.gbrg, .xTrans])
+    func perPositionBlackLevelsBinLikeUniformOnes(cfa: CFAPattern) throws {
+        let frame = try SyntheticScene(width: 900, height: 600, cfa: cfa, bitsPerSample: 14).render()
+        let offsets = (0..<(cfa.width * cfa.height)).map { 3 * ($0 % 7) }
+        var samples = frame.samples
+        for row in 0..<frame.height {
+            for column in 0..<frame.width {
+                let index = row * frame.width + column
+                samples[index] = min(samples[index] + UInt16(offsets[frame.patternIndex(row: row, column: column)]), 16383)
+            }
+        }
+        let shifted = try RawFrame(
+            width: frame.width, height: frame.height, bitsPerSample: 14, samples: samples, cfa: cfa,
+            blackLevels: zip(frame.blackLevels, offsets).map { $0 + Double($1) },
+            whiteLevel: frame.whiteLevel + 18, activeArea: frame.activeArea, color: frame.color)
+        let options = RenderOptions(longSide: 200, method: .fast, toneCurve: .linear)
+        let a = try frame.renderRGB8(options)
+        let b = try shifted.renderRGB8(options)
+        #expect(a.width == b.width && a.height == b.height)
+        var worst = 0
+        for (x, y) in zip(a.pixels, b.pixels) { worst = max(worst, abs(Int(x) - Int(y))) }
+        #expect(worst <= 1)
     }
 
     @Test func uncalibratedFramesStillRender() throws {
