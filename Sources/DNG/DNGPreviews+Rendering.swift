@@ -39,7 +39,8 @@ extension DNGPreviews {
         let checked = try JPEGImage(validating: jpeg.bytes)
         let decoded = try checked.decoded(minimumLongSide: thumbnailLongSide)
         // The size follows the full image's aspect; the scaled decode's rounded-up sides can differ by a pixel.
-        let size = try RenderOptions.outputSize(width: checked.width, height: checked.height, longSide: thumbnailLongSide)
+        let size = try RenderOptions.outputSize(
+            width: checked.width, height: checked.height, longSide: thumbnailLongSide)
         let thumbnail = try decoded.downscaled(
             toWidth: min(size.width, decoded.width), height: min(size.height, decoded.height))
         return DNGPreviews(thumbnail: thumbnail, preview: checked)

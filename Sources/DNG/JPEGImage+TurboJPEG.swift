@@ -50,7 +50,8 @@ extension JPEGImage {
         guard status == 0, let buffer, let count = Int(exactly: size), count > 0 else {
             throw JPEGError(.encodingFailed, Self.message(handle))
         }
-        self.init(bytes: Array(UnsafeBufferPointer(start: buffer, count: count)), width: image.width, height: image.height)
+        self.init(
+            bytes: Array(UnsafeBufferPointer(start: buffer, count: count)), width: image.width, height: image.height)
     }
 
     /// Wraps JPEG bytes after reading their size from the frame header; nothing is decoded.
@@ -153,7 +154,9 @@ extension JPEGImage {
             guard num > 0, denom > 0, num <= denom else { continue }
             let scaledWidth = (width * num + denom - 1) / denom
             let scaledHeight = (height * num + denom - 1) / denom
-            if max(scaledWidth, scaledHeight) >= minimumLongSide && scaledWidth * scaledHeight < best.width * best.height {
+            if max(scaledWidth, scaledHeight) >= minimumLongSide
+                && scaledWidth * scaledHeight < best.width * best.height
+            {
                 best = (scaledWidth, scaledHeight)
             }
         }

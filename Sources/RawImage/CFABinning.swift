@@ -23,9 +23,10 @@ enum CFABinning {
             if let known = blackOfColor[index], known != frame.blackLevels[position] { uniform = false }
             blackOfColor[index] = frame.blackLevels[position]
         }
-        let neutral = frame.color.asShotNeutral
-        let largest = neutral.max() ?? 1
-        let gains = neutral.map { largest / $0 }
+        // The caller built a ColorStage first, which validated the neutral; fall back to no gains if not.
+        let neutral = (try? frame.color.validatedNeutral()) ?? (1, 1, 1)
+        let largest = max(neutral.0, neutral.1, neutral.2)
+        let gains = [largest / neutral.0, largest / neutral.1, largest / neutral.2]
         if uniform {
             return binPerColor(frame, crop: crop, factor: factor, blacks: blackOfColor.map { $0 ?? 0 }, gains: gains)
         }
@@ -56,7 +57,9 @@ enum CFABinning {
             for patternRow in 0..<cfa.height {
                 for offset in 0..<factor {
                     let column = (firstPatternColumn + bin * factor + offset) % cfa.width
-                    counts[(bin * cfa.height + patternRow) * 3 + Int(cfa.colors[patternRow * cfa.width + column].rawValue)] += 1
+                    counts[
+                        (bin * cfa.height + patternRow) * 3 + Int(cfa.colors[patternRow * cfa.width + column].rawValue)] +=
+                        1
                 }
             }
         }
@@ -121,7 +124,8 @@ enum CFABinning {
                                         }
                                         if x < end { even &+= Int(min(line[x], clipA)) }
                                         // Bins of odd width start on alternating parities.
-                                        let (first, second) = start % 2 == 0 ? (evenColor, oddColor) : (oddColor, evenColor)
+                                        let (first, second) =
+                                            start % 2 == 0 ? (evenColor, oddColor) : (oddColor, evenColor)
                                         sum[bin * 3 + first] &+= even
                                         sum[bin * 3 + second] &+= odd
                                     }
@@ -152,7 +156,9 @@ enum CFABinning {
                         let out = output.base + outRow * outWidth * 3
                         let phase = (firstPatternRow + outRow * factor) % cfa.height
                         sumFactors.withUnsafeBufferPointer { factorBuffer in
-                            guard let rowFactors = factorBuffer.baseAddress.map({ $0 + phase * outWidth * 3 }) else { return }
+                            guard let rowFactors = factorBuffer.baseAddress.map({ $0 + phase * outWidth * 3 }) else {
+                                return
+                            }
                             for index in 0..<(outWidth * 3) {
                                 let f = rowFactors[index]
                                 out[index] = f > 0 ? Float(Double(sums[index]) * f) - offsets[index % 3] : 0
@@ -212,7 +218,8 @@ enum CFABinning {
                         sums.withUnsafeMutableBufferPointer { sumBuffer in
                             guard let sum = sumBuffer.baseAddress else { return }
                             for sourceRow in (y0 + outRow * factor)..<(y0 + (outRow + 1) * factor) {
-                                let patternRow = frame.patternIndex(row: sourceRow, column: frame.activeArea.x)
+                                let patternRow =
+                                    frame.patternIndex(row: sourceRow, column: frame.activeArea.x)
                                     / cfa.width
                                 rowCounts[patternRow] += 1
                                 let line = input.base + sourceRow * frame.width + x0
@@ -232,7 +239,8 @@ enum CFABinning {
                             var signal = (0.0, 0.0, 0.0)
                             var weight = (0, 0, 0)
                             for position in 0..<positions {
-                                let n = rowCounts[position / cfa.width]
+                                let n =
+                                    rowCounts[position / cfa.width]
                                     * columnCounts[outColumn * cfa.width + position % cfa.width]
                                 guard n > 0 else { continue }
                                 let value =

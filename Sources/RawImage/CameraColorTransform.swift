@@ -29,7 +29,7 @@ public struct CameraColorTransform: Hashable, Sendable {
 
     /// Works out the transform; throws when a matrix is singular or the neutral maps to no colour.
     public init(_ calibration: ColorCalibration) throws(RawImageError) {
-        let neutral = (calibration.asShotNeutral[0], calibration.asShotNeutral[1], calibration.asShotNeutral[2])
+        let neutral = try calibration.validatedNeutral()
         let largest = max(neutral.0, neutral.1, neutral.2)
         whiteBalanceGains = (largest / neutral.0, largest / neutral.1, largest / neutral.2)
 
@@ -99,5 +99,18 @@ public struct CameraColorTransform: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(cameraToSRGB)
         hasher.combine(whitePoint)
+    }
+}
+
+extension ColorCalibration {
+    /// AsShotNeutral as three positive, finite numbers whose ratios stay finite: the fields are public and
+    /// mutable, so the initializer's check may no longer hold (a reader may also have filled them from a file).
+    func validatedNeutral() throws(RawImageError) -> (Double, Double, Double) {
+        guard asShotNeutral.count == 3, asShotNeutral.allSatisfy({ $0.isFinite && $0 > 0 }),
+            let largest = asShotNeutral.max(), let smallest = asShotNeutral.min(), largest / smallest < 1e6
+        else {
+            throw RawImageError(.invalidColor, "AsShotNeutral needs 3 positive entries, got \(asShotNeutral)")
+        }
+        return (asShotNeutral[0], asShotNeutral[1], asShotNeutral[2])
     }
 }

@@ -64,7 +64,8 @@ struct OutputCurve: Sendable {
     /// The encoded value (0…1) of a linear value; negatives are black, values above 1 white.
     @inline(__always)
     private static func encode(_ linear: Float, _ table: UnsafePointer<Float>) -> Float {
-        let clamped = min(max(linear, 0), 1)
+        // `linear > 0` is false for NaN too, so a NaN can never reach Int(_:) below.
+        let clamped = linear > 0 ? min(linear, 1) : 0
         let position = clamped.squareRoot() * Float(size)
         let index = min(Int(position), size - 1)
         let fraction = position - Float(index)

@@ -36,9 +36,9 @@ struct Demosaicer: Sendable {
         self.region = region
         self.algorithm = algorithm
         self.outputsWhiteBalanced = outputsWhiteBalanced
-        let neutral = frame.color.asShotNeutral
-        let largest = neutral.max() ?? 1
-        gains = (Float(largest / neutral[0]), Float(largest / neutral[1]), Float(largest / neutral[2]))
+        let neutral = try frame.color.validatedNeutral()
+        let largest = max(neutral.0, neutral.1, neutral.2)
+        gains = (Float(largest / neutral.0), Float(largest / neutral.1), Float(largest / neutral.2))
     }
 
     /// Runs `sink(row, pixels)` for every region row; `pixels` holds `region.width × 3` values and is only
@@ -140,7 +140,8 @@ struct Demosaicer: Sendable {
                 let ne = p[-stride + 1]
                 let sw = p[stride - 1]
                 let se = p[stride + 1]
-                cross = Self.clamp(mhcCross, min(min(west, east), min(north, south)), max(max(west, east), max(north, south)))
+                cross = Self.clamp(
+                    mhcCross, min(min(west, east), min(north, south)), max(max(west, east), max(north, south)))
                 horizontal = Self.clamp(mhcHorizontal, min(west, east), max(west, east))
                 vertical = Self.clamp(mhcVertical, min(north, south), max(north, south))
                 across = Self.clamp(mhcAcross, min(min(nw, ne), min(sw, se)), max(max(nw, ne), max(sw, se)))

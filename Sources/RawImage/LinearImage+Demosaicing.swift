@@ -34,8 +34,9 @@ extension LinearImage {
             demosaicer.forEachRow { row, line in
                 let out = output.base + row * rowLength
                 for index in 0..<rowLength {
-                    // Clamp in floating point first: Int(_:) traps on values outside its range.
-                    let value = Int(min(max(line[index] * 65535 + 0.5, 0), 65535))
+                    // Clamp in floating point first (Int(_:) traps outside its range; NaN fails `> 0`).
+                    let scaled = line[index] * 65535 + 0.5
+                    let value = scaled > 0 ? Int(min(scaled, 65535)) : 0
                     out[index] = companded ? CompandingCurve.code(for: value) : UInt16(value)
                 }
             }

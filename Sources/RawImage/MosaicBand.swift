@@ -122,7 +122,8 @@ struct MosaicBand {
             if color == own {
                 out[channel] = values[center]
             } else {
-                out[channel] = mean(of: color, around: center, radius: 1) ?? mean(of: color, around: center, radius: 2) ?? 0
+                out[channel] =
+                    mean(of: color, around: center, radius: 1) ?? mean(of: color, around: center, radius: 2) ?? 0
             }
         }
     }

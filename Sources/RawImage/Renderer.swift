@@ -40,7 +40,8 @@ enum Renderer {
         let (width, height) = try outputSize(width: crop.width, height: crop.height, longSide: options.longSide)
         let stage = try ColorStage(frame.color, exposureAdjustment: options.exposureAdjustment)
         let factor = min(crop.width / width, crop.height / height)
-        let binnable = factor >= CFABinning.minimumFactor(for: frame.cfa) && frame.cfa.colors.allSatisfy { $0.rawValue <= 2 }
+        let binnable =
+            factor >= CFABinning.minimumFactor(for: frame.cfa) && frame.cfa.colors.allSatisfy { $0.rawValue <= 2 }
         if options.method != .quality && binnable {
             var binned = CFABinning.bin(frame, crop: crop, factor: factor)
             applyColor(stage, to: &binned.pixels, pixelCount: binned.width * binned.height)

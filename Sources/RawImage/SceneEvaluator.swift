@@ -143,7 +143,8 @@ struct SceneEvaluator: Sendable {
                 // Horizontal bars below the vertical ones, same periods per block.
                 for block in 0..<4 {
                     let period = SceneLayout.gratingPeriods[block]
-                    let colour = Self.bar(light: ((y - middle) / (period / 2)) % 2 == 0, period: period, detailLight, detailDark)
+                    let colour = Self.bar(
+                        light: ((y - middle) / (period / 2)) % 2 == 0, period: period, detailLight, detailDark)
                     Self.fill(out, layout.linesX[block], layout.linesX[block + 1], colour)
                 }
             }

@@ -73,7 +73,8 @@ public struct SyntheticScene: Sendable {
         }
         let margin = maskedMargin ?? Self.defaultMaskedMargin(width: width, height: height)
         guard margin >= 0, margin < width, margin < height else {
-            throw RawImageError(.invalidGeometry, "masked margin \(margin) leaves no active pixels in \(width)×\(height)")
+            throw RawImageError(
+                .invalidGeometry, "masked margin \(margin) leaves no active pixels in \(width)×\(height)")
         }
         self.width = width
         self.height = height
@@ -170,7 +171,8 @@ public struct SyntheticScene: Sendable {
     /// has no rounding instruction; it was a fifth of the generator's time).
     @inline(__always)
     static func quantize(_ value: Float, white: Float) -> UInt16 {
-        UInt16(truncatingIfNeeded: Int32(min(max(value + 0.5, 0), white + 0.5)))
+        let shifted = value + 0.5
+        return shifted > 0 ? UInt16(truncatingIfNeeded: Int32(min(shifted, white + 0.5))) : 0
     }
 
     /// Photographs the scene: a raw frame with the exposure, noise, colour and metadata of one shot.

@@ -92,7 +92,8 @@ import Testing
         }
         #expect(outcomes.decoded + outcomes.rejected == 40)
         // Truncated scan data decodes with a warning (the rest grey), as cameras' broken files should.
-        let truncated = JPEGImage(bytes: Array(jpeg.bytes.prefix(jpeg.bytes.count / 2)), width: jpeg.width, height: jpeg.height)
+        let truncated = JPEGImage(
+            bytes: Array(jpeg.bytes.prefix(jpeg.bytes.count / 2)), width: jpeg.width, height: jpeg.height)
         #expect(try truncated.decoded().width == jpeg.width)
     }
 
@@ -113,7 +114,8 @@ import Testing
         let folder = try TemporaryDirectory("jpeg")
         let file = folder.file("chart.jpg")
         try Data(try JPEGImage(encoding: Self.chart, quality: 88).bytes).write(to: file)
-        let result = try Subprocess.run(exiftool, ["-s3", "-ImageWidth", "-ImageHeight", "-YCbCrSubSampling", file.path])
+        let result = try Subprocess.run(
+            exiftool, ["-s3", "-ImageWidth", "-ImageHeight", "-YCbCrSubSampling", file.path])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "\(Self.chart.width)")

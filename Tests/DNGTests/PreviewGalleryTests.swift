@@ -41,7 +41,8 @@ struct PreviewGalleryTests {
                 pixels += full.pixels[start..<(start + crop.width * 3)]
             }
             let detail = try RGBImage8(width: crop.width, height: crop.height, pixels: pixels)
-            try Self.write(try JPEGImage(encoding: detail, quality: 95, subsampling: .yuv444), folder, "\(shot.name)-star-100pct")
+            try Self.write(
+                try JPEGImage(encoding: detail, quality: 95, subsampling: .yuv444), folder, "\(shot.name)-star-100pct")
         }
     }
 }

@@ -129,7 +129,8 @@ func mean(_ image: RGBImage8, _ rect: PixelRect) -> (Double, Double, Double) {
         let scene = try SyntheticScene(width: 480, height: 320, cfa: .rggb, bitsPerSample: 12)
         // +2.5 EV: the white patch saturates green (and soon every channel); the grey surround does not.
         for bias in [Rational(5, 2), Rational(4, 1)] {
-            let settings = try ExposureSettings(exposureTime: try #require(Rational(1, 125)), fNumber: 8, iso: 100,
+            let settings = try ExposureSettings(
+                exposureTime: try #require(Rational(1, 125)), fNumber: 8, iso: 100,
                 exposureBias: try #require(bias))
             let frame = try scene.render(exposure: settings)
             let image = try frame.renderRGB8(RenderOptions(method: .quality))
@@ -147,7 +148,8 @@ func mean(_ image: RGBImage8, _ rect: PixelRect) -> (Double, Double, Double) {
         let frame = try scene.render(exposure: try exposure(bias: 2))
         let image = try frame.renderRGB8(RenderOptions(longSide: 300, method: .fast))
         // The star's middle: 80 % across, 25 % down.
-        let star = PixelRect(x: image.width * 76 / 100, y: image.height * 20 / 100, width: image.width * 8 / 100,
+        let star = PixelRect(
+            x: image.width * 76 / 100, y: image.height * 20 / 100, width: image.width * 8 / 100,
             height: image.height * 10 / 100)
         let (r, g, b) = mean(image, star)
         #expect(abs(r - g) < 3 && abs(b - g) < 3, "star \(r), \(g), \(b)")
@@ -214,7 +216,8 @@ func mean(_ image: RGBImage8, _ rect: PixelRect) -> (Double, Double, Double) {
         for row in 0..<frame.height {
             for column in 0..<frame.width {
                 let index = row * frame.width + column
-                samples[index] = min(samples[index] + UInt16(offsets[frame.patternIndex(row: row, column: column)]), 16383)
+                samples[index] = min(
+                    samples[index] + UInt16(offsets[frame.patternIndex(row: row, column: column)]), 16383)
             }
         }
         let shifted = try RawFrame(

@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct DemosaicTests {
     /// A frame whose every photosite of one colour reads the same value: a flat colour field.
-    static func flatField(cfa: CFAPattern, width: Int = 40, height: Int = 36) throws -> (RawFrame, (Float, Float, Float)) {
+    static func flatField(cfa: CFAPattern, width: Int = 40, height: Int = 36) throws -> (
+        RawFrame, (Float, Float, Float)
+    ) {
         let levels: [CFAColor: UInt16] = [.red: 3000, .green: 9000, .blue: 5000]
         // Different black levels per pattern position, to check they are subtracted per position.
         let blacks = (0..<(cfa.width * cfa.height)).map { Double(500 + 7 * ($0 % 5)) }
@@ -16,7 +18,8 @@ import Testing
         for row in 0..<height {
             for column in 0..<width {
                 let black = probe.blackLevel(row: row, column: column)
-                samples[row * width + column] = levels[probe.color(row: row, column: column), default: 0] + UInt16(black)
+                samples[row * width + column] =
+                    levels[probe.color(row: row, column: column), default: 0] + UInt16(black)
             }
         }
         let frame = try probe.withSamples(samples)

@@ -4,7 +4,9 @@ import Testing
 
 /// Speed checks on full-size frames. Off by default (they need a release build to mean anything):
 /// `RAWCAP_PERF=1 swift test -c release --filter RenderingPerformanceTests`.
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["RAWCAP_PERF"] == "1", "set RAWCAP_PERF=1 (release build)"))
+@Suite(
+    .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["RAWCAP_PERF"] == "1", "set RAWCAP_PERF=1 (release build)"))
 struct RenderingPerformanceTests {
     /// Best of `runs` timings of `body`: wall-clock seconds, and process CPU seconds divided by the core count
     /// (what the wall clock would show on an idle machine; the build machine is shared, so wall time alone

@@ -109,7 +109,9 @@ func exposure(bias: Int32 = 0, time: Rational? = Rational(1, 125), fNumber: Doub
             let stats = PhotositeStats(try scene.render(exposure: settings, seed: 7), rect, color: .green)
             let modelled = scene.sensor.noiseSigma(
                 fraction: stats.mean / range, range: range, iso: iso, bitsPerSample: 14)
-            #expect(abs(stats.standardDeviation / modelled - 1) < 0.1, "ISO \(iso): \(stats.standardDeviation) vs \(modelled)")
+            #expect(
+                abs(stats.standardDeviation / modelled - 1) < 0.1,
+                "ISO \(iso): \(stats.standardDeviation) vs \(modelled)")
             sigmas.append(stats.standardDeviation)
         }
         #expect(sigmas[0] < sigmas[1] && sigmas[1] < sigmas[2])
@@ -230,7 +232,9 @@ func exposure(bias: Int32 = 0, time: Rational? = Rational(1, 125), fNumber: Doub
     }
 
     @Test func rejectsUnusableParameters() throws {
-        #expect(throws: RawImageError(.invalidSize)) { try SyntheticScene(width: 0, height: 10, cfa: .rggb, bitsPerSample: 14) }
+        #expect(throws: RawImageError(.invalidSize)) {
+            try SyntheticScene(width: 0, height: 10, cfa: .rggb, bitsPerSample: 14)
+        }
         #expect(throws: RawImageError(.invalidSize)) {
             try SyntheticScene(width: 65535, height: 65535, cfa: .rggb, bitsPerSample: 14)
         }
