@@ -50,14 +50,24 @@ struct ColorStage: Sendable {
 /// The output transfer: tone curve then the sRGB encoding, from scene-linear values to 8- or 16-bit codes,
 /// through a table indexed by the square root of the value (fine steps in the shadows where the sRGB curve is
 /// steep, 4097 entries, linearly interpolated: under 0.1 code of error at 16 bits).
+///
+/// 8-bit output goes through a second, direct table of 65536 codes indexed by the linear value itself: one
+/// load per sample, and its steps (1/65535 of linear light, at most 0.08 of an 8-bit code where the sRGB curve
+/// is steepest) are far below what 8 bits resolve.
 struct OutputCurve: Sendable {
     private let table: [Float]
+    private let codes8: [UInt8]
     private static let size = 4096
 
     init(toneCurve: ToneCurve) {
-        table = (0...Self.size).map { index in
+        let table = (0...Self.size).map { index in
             let root = Double(index) / Double(Self.size)
             return Float(SRGBTransfer.encode(toneCurve(root * root)))
+        }
+        self.table = table
+        codes8 = table.withUnsafeBufferPointer { buffer in
+            guard let t = buffer.baseAddress else { return [] }
+            return (0...65535).map { UInt8(truncatingIfNeeded: Int(Self.encode(Float($0) / 65535, t) * 255 + 0.5)) }
         }
     }
 
@@ -74,10 +84,12 @@ struct OutputCurve: Sendable {
 
     /// Encodes `count` linear values to 8-bit codes.
     func encode8(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<UInt8>, count: Int) {
-        table.withUnsafeBufferPointer { buffer in
-            guard let t = buffer.baseAddress else { return }
+        codes8.withUnsafeBufferPointer { buffer in
+            guard let codes = buffer.baseAddress, buffer.count == 65536 else { return }
             for index in 0..<count {
-                target[index] = UInt8(truncatingIfNeeded: Int(Self.encode(source[index], t) * 255 + 0.5))
+                let value = source[index] * 65535 + 0.5
+                // `value > 0` is false for NaN as well.
+                target[index] = codes[value > 0 ? Int(min(value, 65535)) : 0]
             }
         }
     }
