@@ -5,7 +5,8 @@ import Testing
 @Suite struct DNGPreviewsRenderingTests {
     @Test(arguments: [CFAPattern.rggb, .xTrans])
     func rawFramesGetA256ThumbnailAnd1024Preview(cfa: CFAPattern) throws {
-        let frame = try SyntheticScene(width: 3000, height: 2000, cfa: cfa, bitsPerSample: 14).render()
+        // The smallest frame whose default crop bins by 2 down to a 1024-pixel preview.
+        let frame = try SyntheticScene(width: 2100, height: 1400, cfa: cfa, bitsPerSample: 14).render()
         let previews = try DNGPreviews.render(from: frame)
         #expect(max(previews.thumbnail.width, previews.thumbnail.height) == 256)
         let preview = try #require(previews.preview)
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func linearImagesRenderTheSamePictureAsTheirFrame() throws {
-        let frame = try SyntheticScene(width: 1200, height: 800, cfa: .rggb, bitsPerSample: 14).render()
+        let frame = try SyntheticScene(width: 640, height: 420, cfa: .rggb, bitsPerSample: 14).render()
         let fromFrame = try DNGPreviews.render(from: frame).thumbnail
         let fromLinear = try DNGPreviews.render(from: try LinearImage(demosaicing: frame)).thumbnail
         #expect(fromFrame.width == fromLinear.width && fromFrame.height == fromLinear.height)
@@ -48,8 +49,8 @@ import Testing
     }
 
     @Test func aCameraJPEGIsThePreviewAsIs() throws {
-        let picture = try SyntheticScene(width: 2200, height: 1500, cfa: .rggb, bitsPerSample: 12).render()
-            .renderRGB8(RenderOptions(longSide: 2048))
+        let picture = try SyntheticScene(width: 2100, height: 1400, cfa: .rggb, bitsPerSample: 12).render()
+            .renderRGB8(RenderOptions(longSide: 1024))
         let cameraJPEG = try JPEGImage(encoding: picture, quality: 95)
         let previews = try DNGPreviews.render(fromCameraJPEG: cameraJPEG)
         #expect(previews.preview == cameraJPEG)

@@ -98,8 +98,15 @@ import Testing
     }
 
     @Test func scaledDecodingPicksTheSmallestFactorThatIsLargeEnough() throws {
-        let large = try SyntheticScene(width: 2100, height: 1400, cfa: .rggb, bitsPerSample: 12).render()
-            .renderRGB8(RenderOptions(longSide: 2000))
+        // A smooth 2000×1334 picture, made directly: decoding, not rendering, is under test.
+        var pixels = [UInt8](repeating: 128, count: 2000 * 1334 * 3)
+        for row in 0..<1334 {
+            for column in 0..<2000 {
+                pixels[(row * 2000 + column) * 3] = UInt8(column / 8)
+                pixels[(row * 2000 + column) * 3 + 1] = UInt8(row / 6)
+            }
+        }
+        let large = try RGBImage8(width: 2000, height: 1334, pixels: pixels)
         let jpeg = try JPEGImage(encoding: large)
         let thumbnail = try jpeg.decoded(minimumLongSide: 256)
         // 1/8 would give 250 pixels, too few; 1/4 gives 500.
