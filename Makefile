@@ -1,12 +1,13 @@
 # rawcap — build, test and run. `make test` and `make demo` install what they need first (Debian + a venv).
 SHELL := /bin/bash
 PREFIX ?= /usr/local
+UDEV_RULES_DIR ?= /etc/udev/rules.d
 SWIFT ?= swift
 CONFIG ?= debug
 VENV := .build/venv
 PYTHON := $(VENV)/bin/python
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
-	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv
+	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv umockdev libumockdev-dev
 PYTHON_PACKAGES := numpy rawpy tifffile pidng
 DEPS_STAMP := .build/deps.stamp
 
@@ -60,10 +61,16 @@ fmt:
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
-## install: the binary under $(PREFIX)/bin.
+## install: the binary under $(PREFIX)/bin, and the udev rule that lets users open USB cameras.
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 .build/release/rawcap $(DESTDIR)$(PREFIX)/bin/rawcap
+	install -d $(DESTDIR)$(UDEV_RULES_DIR)
+	install -m 644 Packaging/udev/60-rawcap.rules $(DESTDIR)$(UDEV_RULES_DIR)/60-rawcap.rules
+	@if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null; then \
+		{ udevadm control --reload-rules && udevadm trigger --subsystem-match=usb --action=change; } 2>/dev/null \
+		|| echo "udev is not running here: reload the rules later (udevadm control --reload-rules)"; \
+	fi
 
 clean:
 	rm -rf .build captures

@@ -19,6 +19,7 @@ let package = Package(
         // LibRaw's pkg-config file carries -fopenmp, which SwiftPM rejects: the module map links raw_r directly.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
 
         // Pure code.
         .target(name: "WireFormat"),
@@ -32,6 +33,14 @@ let package = Package(
         ),
 
         // Codecs and adapters.
+        // libusb discovery and the bulk/interrupt pipe under PTPUSBTransport; the only importer of CLibUSB.
+        .target(
+            name: "PTPUSB",
+            dependencies: ["PTP", "CLibUSB", .product(name: "Logging", package: "swift-log")]
+        ),
+        // A fake USB camera for libusb programs (umockdev, loaded with dlopen at run time): tests and `rawcap sim usb`.
+        .target(name: "CFakeUSB"),
+        .target(name: "FakeUSB", dependencies: ["PTP", "CFakeUSB"]),
         .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
         .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG"]),
 
@@ -39,7 +48,7 @@ let package = Package(
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG",
+                "RawImage", "RawDecoders", "DNG", "PTP", "PTPUSB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -56,8 +65,20 @@ let package = Package(
             name: "PTPTests",
             dependencies: ["PTP", "WireFormat", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
+        // libusb against the fake camera. The umockdev preload is linked into the test binary (it interposes open,
+        // ioctl, stat… but redirects nothing until a testbed exists), so a plain `swift test` needs no LD_PRELOAD.
+        .testTarget(
+            name: "PTPUSBTests",
+            dependencies: [
+                "PTPUSB", "FakeUSB", "PTP", "WireFormat", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]
+        ),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
         .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
-        .testTarget(name: "RawcapCLITests", dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "TestSupport"]),
+        .testTarget(
+            name: "RawcapCLITests",
+            dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "TestSupport"]
+        ),
     ]
 )

@@ -1,0 +1,206 @@
+import CFakeUSB
+import Foundation
+import PTP
+
+/// The camera's end of a fake USB device: ``PTP/USBDeviceEndpoints`` over the C device model, so that
+/// ``PTP/USBDeviceSide`` serves a ``PTP/PTPResponder`` to real libusb programs.
+///
+/// Bulk OUT reads end at a short or zero-length packet, IN writes are cut into packets of the endpoint's
+/// wMaxPacketSize (a write that is not a whole number of packets ends the host's transfer), and writers wait while
+/// the host has not read what is queued. Class requests from the host are answered by the handler
+/// ``PTP/USBDeviceSide`` installs, on a task of their own, so the umockdev worker thread never waits for Swift.
+public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
+    /// wMaxPacketSize of bulk IN 0x81 and bulk OUT 0x02.
+    public let maxPacketSize: Int
+    /// wMaxPacketSize of interrupt IN 0x83.
+    public let interruptMaxPacketSize: Int
+    /// The node libusb programs open, `/dev/bus/usb/BBB/DDD`.
+    public let nodePath: String
+
+    let signal: FakeUSBSignal
+    private let lock = NSLock()
+    private var pointer: OpaquePointer?
+    private var controlHandler: USBControlHandler?
+    private var controlPump: Task<Void, Never>?
+
+    init(pointer: OpaquePointer, signal: FakeUSBSignal, maxPacketSize: Int, interruptMaxPacketSize: Int) {
+        self.pointer = pointer
+        self.signal = signal
+        self.maxPacketSize = maxPacketSize
+        self.interruptMaxPacketSize = interruptMaxPacketSize
+        nodePath = String(cString: fakeusb_device_node(pointer))
+    }
+
+    /// The C device while the testbed exists.
+    private var device: OpaquePointer? {
+        lock.lock()
+        defer { lock.unlock() }
+        return pointer
+    }
+
+    /// Forgets the C device (its testbed is being destroyed).
+    func invalidate() {
+        lock.lock()
+        pointer = nil
+        let pump = controlPump
+        controlPump = nil
+        lock.unlock()
+        pump?.cancel()
+        signal.fire()
+    }
+
+    // MARK: USBDeviceEndpoints
+
+    /// Reads one bulk OUT transfer: up to `maxLength` bytes (whole packets), ending early at a short packet.
+    public func readBulkOut(maxLength: Int, timeout: Duration?) async throws(USBPipeError) -> [UInt8] {
+        let limit = max(maxPacketSize, maxLength - maxLength % maxPacketSize)
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: limit)
+        while true {
+            guard let device else { throw USBPipeError(.disconnected, partialData: received, "fake device removed") }
+            let generation = signal.generation
+            var ended: Int32 = 0
+            let wanted = limit - received.count
+            let result = chunk.withUnsafeMutableBufferPointer { buffer in
+                fakeusb_read_out(device, buffer.baseAddress, wanted, &ended)
+            }
+            if result >= 0 {
+                received.append(contentsOf: chunk.prefix(Int(result)))
+                if ended != 0 || received.count == limit { return received }
+                continue
+            }
+            switch Int32(-result) {
+            case EAGAIN: break
+            case EPIPE: throw USBPipeError(.stall, partialData: received, "bulk OUT halted")
+            default: throw USBPipeError(.disconnected, partialData: received, "bulk OUT: cable pulled")
+            }
+            if Task.isCancelled { throw USBPipeError(.cancelled, partialData: received, "bulk OUT") }
+            if let deadline, deadline <= .now { throw USBPipeError(.timeout, partialData: received, "bulk OUT") }
+            await signal.wait(since: generation, until: deadline)
+        }
+    }
+
+    /// Queues packets on bulk IN, waiting while the host is behind.
+    public func writeBulkIn(_ bytes: [UInt8]) async throws(USBPipeError) {
+        try await write(bytes, endpoint: 0x81)
+    }
+
+    /// Queues packets on interrupt IN.
+    public func writeInterrupt(_ bytes: [UInt8]) async throws(USBPipeError) {
+        try await write(bytes, endpoint: 0x83)
+    }
+
+    /// Halts an endpoint until the host clears it (`libusb_clear_halt`).
+    public func stall(_ endpoint: USBEndpoint) async {
+        guard let device else { return }
+        fakeusb_halt(device, UInt8(endpoint.conventionalAddress))
+    }
+
+    /// Whether an endpoint is halted.
+    public func isStalled(_ endpoint: USBEndpoint) async -> Bool {
+        guard let device else { return false }
+        return fakeusb_is_halted(device, UInt8(endpoint.conventionalAddress)) != 0
+    }
+
+    /// Drops bulk IN data the host has not read.
+    public func discardBulkIn() async {
+        guard let device else { return }
+        fakeusb_discard(device, 0x81)
+    }
+
+    /// Drops bulk OUT data the device has not read.
+    public func discardBulkOut() async {
+        guard let device else { return }
+        fakeusb_discard(device, 0x02)
+    }
+
+    /// Installs the class-request handler and starts answering the host's requests with it.
+    public func setControlHandler(_ handler: USBControlHandler?) async {
+        lock.withLock {
+            controlHandler = handler
+            if handler != nil && controlPump == nil && pointer != nil {
+                controlPump = Task { [weak self] in await self?.serveControlRequests() }
+            }
+        }
+        signal.fire()
+    }
+
+    /// Pulls the cable: in-flight transfers fail with `LIBUSB_TRANSFER_NO_DEVICE`, everything after with
+    /// `LIBUSB_ERROR_NO_DEVICE`.
+    public func disconnect() async {
+        guard let device else { return }
+        fakeusb_unplug(device)
+    }
+
+    // MARK: Faults and counters
+
+    /// Makes claims of the interface fail with EBUSY (`LIBUSB_ERROR_BUSY`), as when another program holds the
+    /// camera; `false` restores them.
+    public func setHeldByAnotherProgram(_ held: Bool) {
+        guard let device else { return }
+        fakeusb_set_claim_error(device, held ? EBUSY : 0)
+    }
+
+    /// Sets the device node's permission bits (0 denies every user but root with CAP_DAC_OVERRIDE).
+    public func setNodeMode(_ mode: UInt32) throws(FakeUSBError) {
+        guard let device else { throw FakeUSBError(.setupFailed, "fake device removed") }
+        let result = fakeusb_set_node_mode(device, mode)
+        if result != 0 { throw FakeUSBError(.setupFailed, "chmod \(nodePath): \(String(cString: strerror(-result)))") }
+    }
+
+    /// What the host did on the wire so far.
+    public var statistics: FakeUSBStatistics {
+        var stats = fakeusb_stats()
+        if let device { fakeusb_get_stats(device, &stats) }
+        return FakeUSBStatistics(stats)
+    }
+
+    // MARK: Plumbing
+
+    private func write(_ bytes: [UInt8], endpoint: UInt8) async throws(USBPipeError) {
+        while true {
+            guard let device else { throw USBPipeError(.disconnected, "fake device removed") }
+            let generation = signal.generation
+            let result = bytes.withUnsafeBufferPointer { fakeusb_write_in(device, endpoint, $0.baseAddress, $0.count) }
+            switch -result {
+            case 0: return
+            case EAGAIN: break
+            case EPIPE: throw USBPipeError(.stall, "\(hexByte(endpoint)) halted")
+            case ENODEV: throw USBPipeError(.disconnected, "\(hexByte(endpoint)): cable pulled")
+            default: throw USBPipeError(.ioError, "\(hexByte(endpoint)): error \(-result)")
+            }
+            if Task.isCancelled { throw USBPipeError(.cancelled, "\(hexByte(endpoint))") }
+            await signal.wait(since: generation, until: nil)
+        }
+    }
+
+    /// Answers class requests until the task is cancelled or the device goes away.
+    private func serveControlRequests() async {
+        while !Task.isCancelled {
+            guard let device else { return }
+            let generation = signal.generation
+            var request = fakeusb_control_request()
+            while fakeusb_next_control(device, &request) != 0 {
+                let handler = lock.withLock { controlHandler }
+                let data = withUnsafeBytes(of: request.data) { Array($0.prefix(request.data_length)) }
+                let reply = await handler?(StillImageClassRequest(rawValue: request.request), data) ?? .stall
+                switch reply {
+                case .data(let bytes):
+                    bytes.withUnsafeBufferPointer {
+                        fakeusb_answer_control(device, request.id, 0, $0.baseAddress, $0.count)
+                    }
+                case .stall:
+                    fakeusb_answer_control(device, request.id, -EPIPE, nil, 0)
+                }
+            }
+            await signal.wait(since: generation, until: nil)
+        }
+    }
+}
+
+/// `0x81`.
+func hexByte(_ value: UInt8) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "0x" + (digits.count < 2 ? "0" : "") + digits
+}
