@@ -62,7 +62,7 @@ public struct LibUSBError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// The code of a finished transfer's status (`enum libusb_transfer_status`), or `nil` for
         /// `LIBUSB_TRANSFER_COMPLETED`. A cancelled transfer reads as ``interrupted``.
-        public init?(transferStatus status: libusb_transfer_status) {
+        init?(transferStatus status: libusb_transfer_status) {
             switch status {
             case LIBUSB_TRANSFER_COMPLETED: return nil
             case LIBUSB_TRANSFER_TIMED_OUT: self = .timeout

@@ -9,6 +9,7 @@ actor TestCamera: PTPResponder {
 
     var deviceInfo: DeviceInfo
     private(set) var requests: [PTPRequest] = []
+    private(set) var lastDataOut: [UInt8]?
     private var sessionID: UInt32?
     private var expectedTransactionID: UInt32 = 0
     private var objects: [UInt32: [UInt8]] = [:]
@@ -31,7 +32,7 @@ actor TestCamera: PTPResponder {
             vendorExtensionDesc: "microsoft.com: 1.0",
             operationsSupported: [
                 .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getObject,
-                .getDevicePropDesc,
+                .getDevicePropDesc, .setDevicePropValue,
             ],
             eventsSupported: [.objectAdded, .captureComplete],
             devicePropertiesSupported: [.batteryLevel, .exposureIndex, .fNumber],
@@ -53,6 +54,7 @@ actor TestCamera: PTPResponder {
 
     func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
         requests.append(request)
+        if let dataOut { lastDataOut = dataOut }
         let parameter = { (index: Int) -> UInt32 in index < request.parameters.count ? request.parameters[index] : 0 }
         switch request.code {
         case .getDeviceInfo:
@@ -90,6 +92,8 @@ actor TestCamera: PTPResponder {
             guard let desc = Self.properties[DevicePropertyCode(rawValue: UInt16(truncatingIfNeeded: parameter(0)))]
             else { return PTPResponderReply(.devicePropNotSupported) }
             return .dataset(desc)
+        case .setDevicePropValue:
+            return PTPResponderReply(dataOut == nil ? .invalidDevicePropValue : .ok)
         default:
             return PTPResponderReply(.operationNotSupported)
         }
