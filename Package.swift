@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG", "PTP", "PTPUSB",
+                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,0 +1,135 @@
+extension CameraInfoReport {
+    /// The report for people: identity first, then stores, formats, the supported operations and events as
+    /// wrapped lists, and a table of properties.
+    func text(width: Int = 100) -> String {
+        var lines: [String] = []
+        func field(_ label: String, _ value: String) {
+            lines.append(label.padding(to: 14) + value)
+        }
+        if let camera {
+            var place = "\(camera.selector), \(camera.vendorID):\(camera.productID), port \(camera.port)"
+            place += ", \(camera.interface) interface, \(camera.maxPacketSize)-byte packets"
+            field("Camera", place)
+        }
+        field("Manufacturer", printable(device.manufacturer))
+        field("Model", printable(device.model))
+        field("Version", printable(device.version))
+        field("Serial", printable(device.serialNumber))
+        let extensionInfo = device.vendorExtension
+        var ptp = "\(device.ptpVersion), vendor extension \(extensionInfo.name) (\(extensionInfo.id))"
+        ptp += " \(extensionInfo.version)"
+        if !extensionInfo.description.isEmpty { ptp += " \"\(printable(extensionInfo.description))\"" }
+        if extensionInfo.cameraVendor != extensionInfo.name { ptp += "; speaks \(extensionInfo.cameraVendor)" }
+        field("PTP", ptp)
+
+        lines.append("")
+        lines.append("Storage (\(storages.count))")
+        if storages.isEmpty { lines.append("  none") }
+        for storage in storages {
+            if let error = storage.error {
+                lines.append("  \(storage.id)  \(error)")
+                continue
+            }
+            var line = "  \(storage.id)  "
+            let names = [storage.description, storage.label.map { "\"\($0)\"" }].compactMap { $0 }.filter { !$0.isEmpty }
+            if !names.isEmpty { line += printable(names.joined(separator: " ")) + "  " }
+            line += [storage.type, storage.filesystem, storage.access].compactMap { $0 }.joined(separator: ", ")
+            if let capacity = storage.capacityBytes, let free = storage.freeBytes {
+                line += "  \(byteCount(free)) free of \(byteCount(capacity))"
+            }
+            if let images = storage.freeImages { line += ", room for \(images) images" }
+            lines.append(line)
+        }
+
+        lines.append("")
+        lines.append("Formats")
+        for (label, codes) in [("capture", captureFormats), ("images", imageFormats)] {
+            lines.append("  " + label.padding(to: 9) + (codes.isEmpty ? "none listed" : codes.map(\.name).joined(separator: ", ")))
+        }
+
+        for (title, codes) in [("Operations", operations), ("Events", events)] {
+            lines.append("")
+            lines.append("\(title) (\(codes.count))")
+            lines += wrap(codes.map(\.name), width: width, indent: "  ")
+        }
+
+        lines.append("")
+        lines.append("Properties (\(properties.count))")
+        let nameWidth = min(28, properties.map(\.name.count).max() ?? 0)
+        let valueWidth = min(24, properties.map { ($0.current?.description ?? "—").count }.max() ?? 0)
+        for property in properties {
+            var line = "  " + property.name.padding(to: nameWidth) + "  " + property.code + "  "
+            if let error = property.error {
+                line += "—".padding(to: valueWidth) + "  " + error
+            } else {
+                line += printable(property.current?.description ?? "—").padding(to: valueWidth)
+                line += property.writable == true ? "  read/write" : "  read-only "
+                if let allowed = property.allowed { line += "  " + allowed.text }
+            }
+            lines.append(line)
+        }
+        if !notes.isEmpty {
+            lines.append("")
+            lines.append("Notes")
+            lines += notes.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension CameraInfoReport.Allowed {
+    /// `range 0…100, step 25`, `one of 100, 200, 400`.
+    var text: String {
+        switch self {
+        case .range(let minimum, let maximum, let step):
+            return "range \(minimum)…\(maximum), step \(step)"
+        case .values(let values):
+            let shown = values.count <= 12 ? values.map(\.description) : values.prefix(6).map(\.description) + ["…"]
+                + values.suffix(2).map(\.description)
+            return "one of \(values.count <= 12 ? "" : "\(values.count): ")" + shown.joined(separator: ", ")
+        }
+    }
+}
+
+extension String {
+    /// Pads with spaces to `width` characters (longer strings stay as they are).
+    fileprivate func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
+
+/// Strings from the camera with control characters shown as `?`, so they cannot garble the terminal.
+private func printable(_ text: String) -> String {
+    String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+}
+
+/// Words joined by commas and wrapped at `width` columns.
+private func wrap(_ words: [String], width: Int, indent: String) -> [String] {
+    guard !words.isEmpty else { return [indent + "none"] }
+    var lines: [String] = []
+    var line = indent
+    for (index, word) in words.enumerated() {
+        let piece = word + (index == words.count - 1 ? "" : ",")
+        if line.count > indent.count && line.count + 1 + piece.count > width {
+            lines.append(line)
+            line = indent
+        }
+        line += (line.count > indent.count ? " " : "") + piece
+    }
+    lines.append(line)
+    return lines
+}
+
+/// Decimal units, as card and camera makers count: `12.5 GB`.
+private func byteCount(_ bytes: UInt64) -> String {
+    let units = ["bytes", "kB", "MB", "GB", "TB", "PB"]
+    guard bytes >= 1000 else { return "\(bytes) bytes" }
+    var value = Double(bytes)
+    var unit = 0
+    while value >= 1000 && unit < units.count - 1 {
+        value /= 1000
+        unit += 1
+    }
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+}

@@ -1,0 +1,298 @@
+import PTP
+import PTPUSB
+import WireFormat
+
+/// What `rawcap info` reports about a camera: the link, DeviceInfo, the stores, the operations and events by name,
+/// every property with its current and allowed values, and the formats. Its JSON form (``Encodable``, keys sorted)
+/// is stable: scripts may rely on the key names.
+struct CameraInfoReport: Encodable, Sendable {
+    /// The transport's facts (`camera` in JSON).
+    var camera: Link?
+    /// DeviceInfo's identity fields.
+    var device: Device
+    /// Each store (GetStorageIDs, GetStorageInfo).
+    var storages: [Storage]
+    /// OperationsSupported.
+    var operations: [Code]
+    /// EventsSupported.
+    var events: [Code]
+    /// DevicePropertiesSupported, each described by GetDevicePropDesc.
+    var properties: [Property]
+    /// CaptureFormats.
+    var captureFormats: [Code]
+    /// ImageFormats.
+    var imageFormats: [Code]
+    /// What could not be read, in words.
+    var notes: [String]
+
+    /// The USB side of the camera.
+    struct Link: Encodable, Sendable {
+        var transport: String
+        var selector: String
+        var vendorID: String
+        var productID: String
+        var port: String
+        var manufacturer: String?
+        var product: String?
+        var serialNumber: String?
+        var interface: String
+        var maxPacketSize: Int
+    }
+
+    /// DeviceInfo (ISO 15740 §5.5.1) without the code lists.
+    struct Device: Encodable, Sendable {
+        var manufacturer: String
+        var model: String
+        var version: String
+        var serialNumber: String
+        /// "1.10".
+        var ptpVersion: String
+        var vendorExtension: VendorExtension
+        var functionalMode: Int
+    }
+
+    /// VendorExtensionID, its version and description, and the vendor whose codes the camera speaks.
+    struct VendorExtension: Encodable, Sendable {
+        var id: String
+        var name: String
+        var version: String
+        var description: String
+        var cameraVendor: String
+    }
+
+    /// A store; `error` when the camera refused GetStorageInfo.
+    struct Storage: Encodable, Sendable {
+        var id: String
+        var type: String?
+        var filesystem: String?
+        var access: String?
+        var capacityBytes: UInt64?
+        var freeBytes: UInt64?
+        var freeImages: UInt32?
+        var description: String?
+        var label: String?
+        var error: String?
+    }
+
+    /// A code and its name (in the camera vendor's context).
+    struct Code: Encodable, Sendable, Hashable {
+        var code: String
+        var name: String
+    }
+
+    /// A device property; `error` when the camera refused GetDevicePropDesc or sent one that does not decode.
+    struct Property: Encodable, Sendable {
+        var code: String
+        var name: String
+        var type: String?
+        var writable: Bool?
+        var current: Value?
+        var factoryDefault: Value?
+        var allowed: Allowed?
+        var error: String?
+    }
+
+    /// The allowed values: a range, or a list.
+    enum Allowed: Encodable, Sendable {
+        case range(minimum: Value, maximum: Value, step: Value)
+        case values([Value])
+
+        private enum Keys: String, CodingKey { case range, values, minimum, maximum, step }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            switch self {
+            case .range(let minimum, let maximum, let step):
+                var range = container.nestedContainer(keyedBy: Keys.self, forKey: .range)
+                try range.encode(minimum, forKey: .minimum)
+                try range.encode(maximum, forKey: .maximum)
+                try range.encode(step, forKey: .step)
+            case .values(let values):
+                try container.encode(values, forKey: .values)
+            }
+        }
+    }
+
+    /// A property value in JSON: integers as numbers, strings as strings, arrays as arrays, 128-bit values as hex.
+    enum Value: Encodable, Sendable, CustomStringConvertible {
+        case signed(Int64)
+        case unsigned(UInt64)
+        case text(String)
+        case list([Value])
+        case raw(String)
+
+        init(_ value: PTPValue) {
+            switch value {
+            case .int8(let v): self = .signed(Int64(v))
+            case .int16(let v): self = .signed(Int64(v))
+            case .int32(let v): self = .signed(Int64(v))
+            case .int64(let v): self = .signed(v)
+            case .uint8(let v): self = .unsigned(UInt64(v))
+            case .uint16(let v): self = .unsigned(UInt64(v))
+            case .uint32(let v): self = .unsigned(UInt64(v))
+            case .uint64(let v): self = .unsigned(v)
+            case .int128(let v), .uint128(let v): self = .raw(v.description)
+            case .array(_, let values): self = .list(values.map(Value.init))
+            case .string(let v): self = .text(v)
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .signed(let v): try container.encode(v)
+            case .unsigned(let v): try container.encode(v)
+            case .text(let v), .raw(let v): try container.encode(v)
+            case .list(let values): try container.encode(values)
+            }
+        }
+
+        /// `400`, `"Canon"`, `[1, 2]`.
+        var description: String {
+            switch self {
+            case .signed(let v): String(v)
+            case .unsigned(let v): String(v)
+            case .text(let v): "\"\(v)\""
+            case .raw(let v): v
+            case .list(let values): "[" + values.map(\.description).joined(separator: ", ") + "]"
+            }
+        }
+    }
+}
+
+extension CameraInfoReport {
+    /// Asks the camera everything the report holds.
+    ///
+    /// GetDeviceInfo first (legal outside a session), then OpenSession, the stores and each property, then
+    /// CloseSession. A store or property the camera refuses is recorded with the camera's response and the report
+    /// goes on; a failing link ends it with the transport's error.
+    static func gather(session: PTPSession, link: CameraLink?) async throws -> CameraInfoReport {
+        let info = try await session.getDeviceInfo()
+        let vendor = info.cameraVendor
+        var report = CameraInfoReport(info, link: link)
+        do {
+            try await session.openSession()
+        } catch let error as PTPError where error.code == .deviceResponse {
+            report.notes.append("The camera refused OpenSession (\(error)); stores and properties need a session.")
+            return report
+        }
+        if info.supports(.getStorageIDs) {
+            do {
+                for id in try await session.getStorageIDs() {
+                    report.storages.append(try await storage(id, session: session))
+                }
+            } catch let error as PTPError where error.code == .deviceResponse {
+                report.notes.append("The camera refused GetStorageIDs (\(error)).")
+            }
+        } else {
+            report.notes.append("The camera does not list GetStorageIDs.")
+        }
+        if info.supports(.getDevicePropDesc) || info.devicePropertiesSupported.isEmpty {
+            for code in info.devicePropertiesSupported {
+                report.properties.append(try await property(code, session: session, vendor: vendor))
+            }
+        } else {
+            report.notes.append("The camera does not list GetDevicePropDesc: property values are unknown.")
+            report.properties = info.devicePropertiesSupported.map {
+                Property(code: hex($0.rawValue), name: $0.description(vendor: vendor), error: "not readable")
+            }
+        }
+        // The report is complete; a camera that objects to closing does not spoil it.
+        try? await session.closeSession()
+        return report
+    }
+
+    /// The report of DeviceInfo alone.
+    init(_ info: DeviceInfo, link: CameraLink?) {
+        let vendor = info.cameraVendor
+        let codes = { (values: [UInt16], name: (UInt16) -> String) in
+            values.map { Code(code: hex($0), name: name($0)) }
+        }
+        camera = link.map(Link.init)
+        device = Device(
+            manufacturer: info.manufacturer, model: info.model, version: info.deviceVersion,
+            serialNumber: info.serialNumber, ptpVersion: hundredths(info.standardVersion),
+            vendorExtension: VendorExtension(
+                id: hex(info.vendorExtensionID.rawValue), name: info.vendorExtensionID.description,
+                version: hundredths(info.vendorExtensionVersion), description: info.vendorExtensionDesc,
+                cameraVendor: vendor.description),
+            functionalMode: Int(info.functionalMode))
+        storages = []
+        operations = codes(info.operationsSupported.map(\.rawValue)) { OperationCode($0).description(vendor: vendor) }
+        events = codes(info.eventsSupported.map(\.rawValue)) { EventCode($0).description(vendor: vendor) }
+        properties = []
+        captureFormats = codes(info.captureFormats.map(\.rawValue)) { ObjectFormatCode($0).description(vendor: vendor) }
+        imageFormats = codes(info.imageFormats.map(\.rawValue)) { ObjectFormatCode($0).description(vendor: vendor) }
+        notes = []
+    }
+
+    private static func storage(_ id: StorageID, session: PTPSession) async throws -> Storage {
+        do {
+            let info = try await session.getStorageInfo(id)
+            return Storage(
+                id: hex(id.rawValue), type: info.storageType.description, filesystem: info.filesystemType.description,
+                access: info.accessCapability.description, capacityBytes: info.maxCapacity,
+                freeBytes: info.freeSpaceInBytes, freeImages: info.freeImages, description: info.storageDescription,
+                label: info.volumeLabel)
+        } catch let error as PTPError where error.code == .deviceResponse {
+            return Storage(id: hex(id.rawValue), error: "refused by the camera: \(error.response?.description ?? "?")")
+        }
+    }
+
+    private static func property(_ code: DevicePropertyCode, session: PTPSession, vendor: VendorExtensionID)
+        async throws -> Property
+    {
+        var property = Property(code: hex(code.rawValue), name: code.description(vendor: vendor))
+        do {
+            let desc = try await session.getDevicePropDesc(code)
+            property.type = desc.dataType.description
+            property.writable = desc.isSettable
+            property.current = Value(desc.currentValue)
+            property.factoryDefault = Value(desc.factoryDefaultValue)
+            switch desc.form {
+            case .none: break
+            case .range(let minimum, let maximum, let step):
+                property.allowed = .range(minimum: Value(minimum), maximum: Value(maximum), step: Value(step))
+            case .enumeration(let values):
+                property.allowed = .values(values.map(Value.init))
+            }
+        } catch let error as PTPError where error.code == .deviceResponse {
+            property.error = "refused by the camera: \(error.response?.description ?? "?")"
+        } catch let error as WireError {
+            property.error = "unreadable description: \(error)"
+        }
+        return property
+    }
+}
+
+extension CameraInfoReport.Link {
+    init(_ link: CameraLink) {
+        switch link {
+        case .usb(let camera):
+            self.init(
+                transport: "usb", selector: camera.selector, vendorID: hex4(camera.vendorID),
+                productID: hex4(camera.productID), port: camera.portPath, manufacturer: camera.manufacturer,
+                product: camera.product, serialNumber: camera.serialNumber,
+                interface: camera.interface.kind == .stillImage ? "still image (6/1/1)" : "vendor-specific (ff)",
+                maxPacketSize: camera.interface.bulkIn.maxPacketSize)
+        }
+    }
+}
+
+/// `0x5001`, `0x00010001`: four hex digits at least.
+func hex<T: BinaryInteger>(_ value: T) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: max(0, (value.bitWidth > 16 ? 8 : 4) - digits.count)) + digits
+}
+
+/// `04a9`: a USB ID as lsusb prints it.
+func hex4(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
+
+/// PTP's versions ×100 as text: 110 → "1.10".
+func hundredths(_ value: UInt16) -> String {
+    let fraction = String(value % 100)
+    return "\(value / 100)." + (fraction.count < 2 ? "0" : "") + fraction
+}

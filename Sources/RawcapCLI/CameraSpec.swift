@@ -1,0 +1,79 @@
+import ArgumentParser
+import PTPUSB
+
+/// The value of `--camera`: which camera, over which transport.
+///
+/// | form | camera |
+/// |---|---|
+/// | `usb` | the only USB camera (the default) |
+/// | `usb:BUS:ADDR` | the USB camera at a bus and device address, as `lsusb` prints them |
+/// | `serial:SN` | the USB camera with this serial number |
+/// | `sim` | rawcap's emulated camera |
+/// | `ptpip:HOST[:PORT]` | a camera on Wi-Fi (PTP/IP, port 15740 by default) |
+/// | `replay:FILE` | a recorded session (pcapng) played back |
+public enum CameraSpec: Hashable, Sendable, CustomStringConvertible, ExpressibleByArgument {
+    /// A camera on USB.
+    case usb(USBCameraSelector)
+    /// The emulated camera.
+    case simulator
+    /// A PTP/IP camera.
+    case ptpip(host: String, port: UInt16)
+    /// A recording.
+    case replay(path: String)
+
+    /// The PTP/IP port (CIPA DC-X005 §2.2.3.1).
+    public static let defaultPTPIPPort: UInt16 = 15740
+
+    /// Parses one of the forms in the table; `nil` otherwise.
+    public init?(argument: String) {
+        if let selector = USBCameraSelector(argument) {
+            self = .usb(selector)
+        } else if argument == "sim" {
+            self = .simulator
+        } else if argument.hasPrefix("replay:"), argument.count > "replay:".count {
+            self = .replay(path: String(argument.dropFirst("replay:".count)))
+        } else if argument.hasPrefix("ptpip:") {
+            guard let (host, port) = Self.hostAndPort(argument.dropFirst("ptpip:".count)) else { return nil }
+            self = .ptpip(host: host, port: port)
+        } else {
+            return nil
+        }
+    }
+
+    /// `HOST`, `HOST:PORT`, `[IPv6]` or `[IPv6]:PORT`.
+    private static func hostAndPort(_ text: Substring) -> (String, UInt16)? {
+        var host = text
+        var port = defaultPTPIPPort
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let number = UInt16(rest.dropFirst()), number > 0 else { return nil }
+                port = number
+            }
+        } else if let colon = text.lastIndex(of: ":") {
+            guard text.firstIndex(of: ":") == colon, let number = UInt16(text[text.index(after: colon)...]),
+                number > 0
+            else { return nil }
+            host = text[..<colon]
+            port = number
+        }
+        guard !host.isEmpty else { return nil }
+        return (String(host), port)
+    }
+
+    /// The text form.
+    public var description: String {
+        switch self {
+        case .usb(let selector): selector.description
+        case .simulator: "sim"
+        case .ptpip(let host, let port):
+            host.contains(":") ? "ptpip:[\(host)]:\(port)" : "ptpip:\(host):\(port)"
+        case .replay(let path): "replay:\(path)"
+        }
+    }
+
+    /// The forms, for `--help`.
+    public static var defaultCompletionKind: CompletionKind { .list(["usb", "sim"]) }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Logging
+
+/// The options every camera command shares: which camera, how long to wait for it, and how much to log.
+/// Commands take them with `@OptionGroup var connection: ConnectionOptions` and hand them to
+/// ``CameraConnector/connect(_:)``.
+public struct ConnectionOptions: ParsableArguments {
+    /// Which camera.
+    @Option(
+        help: ArgumentHelp(
+            "The camera: usb (the only one), usb:BUS:ADDR, serial:SN, sim, ptpip:HOST[:PORT] or replay:FILE.",
+            valueName: "camera"))
+    public var camera: CameraSpec = .usb(.onlyCamera)
+
+    /// Seconds to wait for each answer from the camera.
+    @Option(help: ArgumentHelp("Seconds to wait for each answer from the camera.", valueName: "seconds"))
+    public var timeout: Double = 5
+
+    /// Log the camera traffic.
+    @Flag(name: [.short, .long], help: "Log USB and PTP traffic to standard error (twice: with hex dumps).")
+    public var verbose: Int
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// Rejects a timeout that is not a positive number of seconds.
+    public func validate() throws {
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 < seconds ≤ 3600.") }
+    }
+
+    /// The timeout as a duration.
+    public var timeoutDuration: Duration { .milliseconds(Int64((timeout * 1000).rounded(.up))) }
+
+    /// A logger writing to standard error: warnings only, debug with `-v`, trace (hex dumps) with `-vv`. It is made
+    /// here rather than through `LoggingSystem.bootstrap`, which a process may call only once.
+    public var logger: Logger {
+        var logger = Logger(label: "rawcap") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose >= 2 ? .trace : verbose == 1 ? .debug : .warning
+        return logger
+    }
+}
