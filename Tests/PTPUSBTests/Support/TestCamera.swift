@@ -57,7 +57,8 @@ actor TestCamera: PTPResponder {
         if let dataOut { lastDataOut = dataOut }
         let parameter = { (index: Int) -> UInt32 in index < request.parameters.count ? request.parameters[index] : 0 }
         switch request.code {
-        case .getDeviceInfo:
+        case .getDeviceInfo where sessionID == nil:
+            // Legal outside a session, with transaction ID 0; inside one it takes the next ID like any operation.
             return .dataset(deviceInfo)
         case .openSession:
             guard request.transactionID == 0 else { return PTPResponderReply(.invalidTransactionID) }
@@ -73,6 +74,8 @@ actor TestCamera: PTPResponder {
         guard request.transactionID == expectedTransactionID else { return PTPResponderReply(.invalidTransactionID) }
         expectedTransactionID = request.transactionID + 1
         switch request.code {
+        case .getDeviceInfo:
+            return .dataset(deviceInfo)
         case .closeSession:
             sessionID = nil
             return PTPResponderReply()

@@ -1,0 +1,33 @@
+import FakeUSB
+import TestSupport
+import Testing
+
+/// An independent libusb program against the fake camera: Debian's gphoto2 (libgphoto2's PTP driver) finds it,
+/// opens a session and reads DeviceInfo, the store and the properties, as it would from a real camera. This is what
+/// `rawcap sim usb -- gphoto2 …` builds on.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct GPhoto2InteropTests {
+    @Test func gphoto2DetectsAndSummarisesTheFakeCamera() async throws {
+        let gphoto2 = try ExternalTool.require("gphoto2")
+        try await FakeUSBTestbed.withTestbed { testbed in
+            let camera = try testbed.addCamera(RawcapInfoEndToEndTests.canon, responder: TestCamera())
+            camera.start()
+            let detect = try await testbed.runChild(gphoto2, ["--auto-detect"], timeout: .seconds(30))
+            #expect(detect.status == 0, "\(detect.errorOutput)")
+            // libgphoto2 names the camera from its own table of USB IDs (04a9:32f4).
+            #expect(detect.output.contains(#/Canon EOS R5\s+usb:001,003/#))
+
+            let summary = try await testbed.runChild(
+                gphoto2, ["--port", "usb:001,003", "--summary"], timeout: .seconds(30))
+            #expect(summary.status == 0, "\(summary.errorOutput)")
+            let text = summary.output
+            #expect(text.contains("Model: Test Camera"))
+            #expect(text.contains("PTP Standard Version: 1.10"))
+            #expect(text.contains("VolumeLabel: EOS_DIGITAL"))
+            #expect(text.contains("Free Space (Bytes): 12500000000"))
+            #expect(text.contains("Range [0 - 100, step 25] value: 75% (75)"))
+            #expect(text.contains("Enumeration [100,200,400,800] value: ISO 400 (400)"))
+            #expect(text.contains("F-Number(0x5007): error 200a on query."), "DevicePropNotSupported")
+            #expect(camera.statistics.claims >= 1)
+        }
+    }
+}
