@@ -70,7 +70,8 @@ let package = Package(
         .testTarget(
             name: "PTPUSBTests",
             dependencies: [
-                "PTPUSB", "FakeUSB", "PTP", "WireFormat", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "PTPUSB", "FakeUSB", "PTP", "WireFormat", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]
         ),

@@ -85,14 +85,16 @@ public final class FakeUSBCamera: Sendable {
     private let running = LockedTask()
 
     init(testbed: FakeUSBTestbed, configuration: Configuration, responder: any PTPResponder) throws(FakeUSBError) {
-        guard (8...1024).contains(configuration.maxPacketSize), (1...1024).contains(configuration.interruptMaxPacketSize)
+        guard (8...1024).contains(configuration.maxPacketSize),
+            (1...1024).contains(configuration.interruptMaxPacketSize)
         else { throw FakeUSBError(.setupFailed, "packet sizes must be 8…1024 bytes (interrupt 1…1024)") }
         let signal = FakeUSBSignal()
         var error = [CChar](repeating: 0, count: 512)
         let pointer = Self.withCStrings(configuration) { config in
             var config = config
             return fakeusb_device_add(
-                testbed.pointer, &config, { context in
+                testbed.pointer, &config,
+                { context in
                     guard let context else { return }
                     Unmanaged<FakeUSBSignal>.fromOpaque(context).takeUnretainedValue().fire()
                 }, Unmanaged.passUnretained(signal).toOpaque(), &error, error.count)

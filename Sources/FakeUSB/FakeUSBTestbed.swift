@@ -89,7 +89,8 @@ public final class FakeUSBTestbed: @unchecked Sendable {
         environment["UMOCKDEV_DIR"] = rootDirectory
         let preload = "libumockdev-preload.so.0"
         if let existing = environment["LD_PRELOAD"], !existing.isEmpty {
-            environment["LD_PRELOAD"] = existing.split(separator: ":").contains(Substring(preload))
+            environment["LD_PRELOAD"] =
+                existing.split(separator: ":").contains(Substring(preload))
                 ? existing : "\(preload):\(existing)"
         } else {
             environment["LD_PRELOAD"] = preload

@@ -70,7 +70,8 @@ struct LibUSBTransfer: @unchecked Sendable {
 
         let submitted = libusb_submit_transfer(transfer)
         guard submitted == 0 else {
-            return Outcome(actualLength: 0, error: LibUSBError(returnValue: submitted, function: "libusb_submit_transfer"))
+            return Outcome(
+                actualLength: 0, error: LibUSBError(returnValue: submitted, function: "libusb_submit_transfer"))
         }
         var cancelRequested = false
         while completed.pointee == 0 {

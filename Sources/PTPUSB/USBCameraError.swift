@@ -69,7 +69,8 @@ public struct USBCameraError: Error, Hashable, Sendable, CustomStringConvertible
                 should list it.
                 """
         case .notFound:
-            return "No camera matches \(selector.map(String.init(describing:)) ?? "the selection"). Cameras found:\n\(list)"
+            return
+                "No camera matches \(selector.map(String.init(describing:)) ?? "the selection"). Cameras found:\n\(list)"
         case .ambiguous:
             return """
                 \(candidates.count) cameras found; choose one with --camera usb:BUS:ADDR or --camera serial:SN:

@@ -22,7 +22,8 @@ public enum CameraConnector {
                 session: PTPSession(transport: connection.transport, configuration: configuration, logger: logger),
                 close: { await connection.close() })
         case .simulator:
-            throw CameraFailure(.notAvailable, "--camera sim is not available yet: the emulated camera is not built in.")
+            throw CameraFailure(
+                .notAvailable, "--camera sim is not available yet: the emulated camera is not built in.")
         case .ptpip(let host, let port):
             throw CameraFailure(
                 .notAvailable, "--camera ptpip:\(host):\(port) is not available yet: PTP/IP is not built in.")

@@ -31,7 +31,9 @@ extension CameraInfoReport {
                 continue
             }
             var line = "  \(storage.id)  "
-            let names = [storage.description, storage.label.map { "\"\($0)\"" }].compactMap { $0 }.filter { !$0.isEmpty }
+            let names = [storage.description, storage.label.map { "\"\($0)\"" }].compactMap { $0 }.filter {
+                !$0.isEmpty
+            }
             if !names.isEmpty { line += printable(names.joined(separator: " ")) + "  " }
             line += [storage.type, storage.filesystem, storage.access].compactMap { $0 }.joined(separator: ", ")
             if let capacity = storage.capacityBytes, let free = storage.freeBytes {
@@ -44,7 +46,9 @@ extension CameraInfoReport {
         lines.append("")
         lines.append("Formats")
         for (label, codes) in [("capture", captureFormats), ("images", imageFormats)] {
-            lines.append("  " + label.padding(to: 9) + (codes.isEmpty ? "none listed" : codes.map(\.name).joined(separator: ", ")))
+            lines.append(
+                "  " + label.padding(to: 9)
+                    + (codes.isEmpty ? "none listed" : codes.map(\.name).joined(separator: ", ")))
         }
 
         for (title, codes) in [("Operations", operations), ("Events", events)] {
@@ -84,8 +88,11 @@ extension CameraInfoReport.Allowed {
         case .range(let minimum, let maximum, let step):
             return "range \(minimum)…\(maximum), step \(step)"
         case .values(let values):
-            let shown = values.count <= 12 ? values.map(\.description) : values.prefix(6).map(\.description) + ["…"]
-                + values.suffix(2).map(\.description)
+            let shown =
+                values.count <= 12
+                ? values.map(\.description)
+                : values.prefix(6).map(\.description) + ["…"]
+                    + values.suffix(2).map(\.description)
             return "one of \(values.count <= 12 ? "" : "\(values.count): ")" + shown.joined(separator: ", ")
         }
     }

@@ -30,9 +30,15 @@ import Testing
             #expect(camera.serialNumber == "083024001234")
             #expect(camera.interface.kind == .stillImage)
             #expect(camera.interface.number == 0 && camera.interface.alternateSetting == 0)
-            #expect(camera.interface.bulkIn == USBEndpointDescription(address: 0x81, transferType: .bulk, maxPacketSize: 512))
-            #expect(camera.interface.bulkOut == USBEndpointDescription(address: 0x02, transferType: .bulk, maxPacketSize: 512))
-            #expect(camera.interface.interruptIn == USBEndpointDescription(address: 0x83, transferType: .interrupt, maxPacketSize: 8))
+            #expect(
+                camera.interface.bulkIn
+                    == USBEndpointDescription(address: 0x81, transferType: .bulk, maxPacketSize: 512))
+            #expect(
+                camera.interface.bulkOut
+                    == USBEndpointDescription(address: 0x02, transferType: .bulk, maxPacketSize: 512))
+            #expect(
+                camera.interface.interruptIn
+                    == USBEndpointDescription(address: 0x83, transferType: .interrupt, maxPacketSize: 8))
             #expect(camera.access == .available)
             #expect(camera.selector == "usb:001:005")
             #expect(camera.displayName == "Canon EOS R5")

@@ -1,9 +1,10 @@
 import CLibUSB
 import Foundation
 import PTP
-@testable import PTPUSB
 import TestSupport
 import Testing
+
+@testable import PTPUSB
 
 /// libusb's codes, their mapping onto the pipe's vocabulary, and the messages users read.
 @Suite struct LibUSBErrorTests {

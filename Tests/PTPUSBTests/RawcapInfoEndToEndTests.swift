@@ -56,10 +56,11 @@ import Testing
         let result = try await Self.info(["--json"])
         #expect(result.status == 0, "\(result.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
-        #expect(Set(json.keys) == [
-            "camera", "device", "storages", "operations", "events", "properties", "captureFormats", "imageFormats",
-            "notes",
-        ])
+        #expect(
+            Set(json.keys) == [
+                "camera", "device", "storages", "operations", "events", "properties", "captureFormats", "imageFormats",
+                "notes",
+            ])
         let camera = try #require(json["camera"] as? [String: Any])
         #expect(camera["selector"] as? String == "usb:001:003")
         #expect(camera["vendorID"] as? String == "04a9")

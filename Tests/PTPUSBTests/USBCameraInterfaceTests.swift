@@ -8,7 +8,8 @@ import Testing
     static let interrupt = USBEndpointDescription(address: 0x83, transferType: .interrupt, maxPacketSize: 8)
 
     static func interface(
-        _ number: UInt8, _ triple: (UInt8, UInt8, UInt8), endpoints: [USBEndpointDescription] = [bulkIn, bulkOut, interrupt]
+        _ number: UInt8, _ triple: (UInt8, UInt8, UInt8),
+        endpoints: [USBEndpointDescription] = [bulkIn, bulkOut, interrupt]
     ) -> USBInterfaceDescription {
         USBInterfaceDescription(
             number: number, interfaceClass: triple.0, interfaceSubclass: triple.1, interfaceProtocol: triple.2,
@@ -30,7 +31,9 @@ import Testing
 
     @Test(arguments: [UInt16(0x04B0), 0x04A9, 0x054C, 0x04CB, 0x04DA, 0x07B4, 0x25FB, 0x1A98])
     func vendorSpecificInterfacesOfCameraMakersAreCameras(vendor: UInt16) {
-        #expect(USBCameraInterface.find(vendorID: vendor, in: [Self.interface(0, (0xFF, 0xFF, 0))])?.kind == .vendorSpecific)
+        #expect(
+            USBCameraInterface.find(vendorID: vendor, in: [Self.interface(0, (0xFF, 0xFF, 0))])?.kind == .vendorSpecific
+        )
     }
 
     @Test func otherInterfacesAreNotCameras() {
@@ -39,7 +42,8 @@ import Testing
         #expect(USBCameraInterface.find(vendorID: 0x1209, in: [Self.interface(0, (0xFF, 0, 0))]) == nil)
         #expect(USBCameraInterface.find(vendorID: 0x04A9, in: [Self.interface(0, (8, 6, 0x50))]) == nil)
         #expect(
-            USBCameraInterface.find(vendorID: 0x04A9, in: [Self.interface(0, (6, 1, 1), endpoints: [Self.bulkIn, Self.bulkOut])])
+            USBCameraInterface.find(
+                vendorID: 0x04A9, in: [Self.interface(0, (6, 1, 1), endpoints: [Self.bulkIn, Self.bulkOut])])
                 == nil)
         let zero = USBEndpointDescription(address: 0x81, transferType: .bulk, maxPacketSize: 0)
         #expect(

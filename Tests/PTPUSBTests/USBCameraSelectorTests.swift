@@ -12,7 +12,9 @@ import Testing
         #expect(USBCameraSelector("serial:X1")?.description == "serial:X1")
     }
 
-    @Test(arguments: ["", "usb:", "usb:1", "usb:1:2:3", "usb:0:2", "usb:1:0", "usb:a:b", "usb:256:1", "serial:", "USB", "sim"])
+    @Test(arguments: [
+        "", "usb:", "usb:1", "usb:1:2:3", "usb:0:2", "usb:1:0", "usb:a:b", "usb:256:1", "serial:", "USB", "sim",
+    ])
     func rejectsAnythingElse(text: String) {
         #expect(USBCameraSelector(text) == nil)
     }

@@ -31,8 +31,11 @@ import Testing
 
     static let nikon = DeviceInfo(
         standardVersion: 100, vendorExtensionID: .nikon, vendorExtensionVersion: 100,
-        vendorExtensionDesc: "Nikon\u{1}PTP", operationsSupported: [.getDeviceInfo, .openSession, .getStorageIDs,
-            .getStorageInfo, .getDevicePropDesc, OperationCode(rawValue: 0x90C7)],
+        vendorExtensionDesc: "Nikon\u{1}PTP",
+        operationsSupported: [
+            .getDeviceInfo, .openSession, .getStorageIDs,
+            .getStorageInfo, .getDevicePropDesc, OperationCode(rawValue: 0x90C7),
+        ],
         eventsSupported: [.objectAdded], devicePropertiesSupported: [.batteryLevel, .fNumber, .dateTime],
         captureFormats: [.exifJPEG], imageFormats: [.exifJPEG, ObjectFormatCode(rawValue: 0x3000)],
         manufacturer: "Nikon Corporation", model: "Z 8", deviceVersion: "V2.00", serialNumber: "3007771")
@@ -50,11 +53,16 @@ import Testing
 
     @Test func refusalsAndUndecodableDescriptionsAreRecordedAndTheReportGoesOn() async throws {
         let camera = ScriptedCamera(Self.nikon)
-        await camera.set(.getStorageIDs, .dataset(StorageIDArray([StorageID(rawValue: 0x0001_0001), StorageID(rawValue: 0x0002_0001)])))
+        await camera.set(
+            .getStorageIDs,
+            .dataset(StorageIDArray([StorageID(rawValue: 0x0001_0001), StorageID(rawValue: 0x0002_0001)])))
         await camera.set(.getStorageInfo, PTPResponderReply(.storeNotAvailable))
-        await camera.set(property: .batteryLevel, .dataset(
-            DevicePropDesc(propertyCode: .batteryLevel, dataType: .uint8, getSet: 0, factoryDefaultValue: .uint8(100),
-                currentValue: .uint8(50), form: .enumeration([.uint8(0), .uint8(50), .uint8(100)]))))
+        await camera.set(
+            property: .batteryLevel,
+            .dataset(
+                DevicePropDesc(
+                    propertyCode: .batteryLevel, dataType: .uint8, getSet: 0, factoryDefaultValue: .uint8(100),
+                    currentValue: .uint8(50), form: .enumeration([.uint8(0), .uint8(50), .uint8(100)]))))
         await camera.set(property: .fNumber, .data([0x07, 0x50, 0x04]))  // truncated after the data type
         await camera.set(property: .dateTime, PTPResponderReply(.accessDenied))
         let report = try await Self.gather(camera)
@@ -89,18 +97,28 @@ import Testing
     @Test func jsonKeysAreStableAndValuesTyped() throws {
         var report = CameraInfoReport(Self.nikon, link: nil)
         report.properties = [
-            .init(code: "0x5003", name: "ImageSize", type: "STR", writable: true, current: .text("8256x5504"),
+            .init(
+                code: "0x5003", name: "ImageSize", type: "STR", writable: true, current: .text("8256x5504"),
                 factoryDefault: .text("8256x5504"), allowed: .values([.text("8256x5504"), .text("4128x2752")])),
-            .init(code: "0x5010", name: "ExposureBiasCompensation", type: "INT16", writable: true,
+            .init(
+                code: "0x5010", name: "ExposureBiasCompensation", type: "INT16", writable: true,
                 current: .signed(-300), factoryDefault: .signed(0),
                 allowed: .range(minimum: .signed(-5000), maximum: .signed(5000), step: .signed(333))),
         ]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(report), as: UTF8.self)
-        #expect(json.hasPrefix(#"{"captureFormats":[{"code":"0x3801","name":"EXIF_JPEG"}],"device":{"functionalMode":0,"manufacturer":"Nikon Corporation","model":"Z 8","ptpVersion":"1.00","serialNumber":"3007771","vendorExtension":{"cameraVendor":"Nikon","description":"Nikon\u0001PTP","id":"0x0000000A","name":"Nikon","version":"1.00"},"version":"V2.00"},"events":"#))
-        #expect(json.contains(#"{"allowed":{"values":["8256x5504","4128x2752"]},"code":"0x5003","current":"8256x5504","factoryDefault":"8256x5504","name":"ImageSize","type":"STR","writable":true}"#))
-        #expect(json.contains(#""allowed":{"range":{"maximum":5000,"minimum":-5000,"step":333}},"code":"0x5010","current":-300"#))
+        #expect(
+            json.hasPrefix(
+                #"{"captureFormats":[{"code":"0x3801","name":"EXIF_JPEG"}],"device":{"functionalMode":0,"manufacturer":"Nikon Corporation","model":"Z 8","ptpVersion":"1.00","serialNumber":"3007771","vendorExtension":{"cameraVendor":"Nikon","description":"Nikon\u0001PTP","id":"0x0000000A","name":"Nikon","version":"1.00"},"version":"V2.00"},"events":"#
+            ))
+        #expect(
+            json.contains(
+                #"{"allowed":{"values":["8256x5504","4128x2752"]},"code":"0x5003","current":"8256x5504","factoryDefault":"8256x5504","name":"ImageSize","type":"STR","writable":true}"#
+            ))
+        #expect(
+            json.contains(
+                #""allowed":{"range":{"maximum":5000,"minimum":-5000,"step":333}},"code":"0x5010","current":-300"#))
         #expect(!json.contains("\"camera\""), "no link, no key")
     }
 }

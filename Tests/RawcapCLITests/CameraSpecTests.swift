@@ -22,8 +22,10 @@ import Testing
         #expect(CameraSpec(argument: text) == expected)
     }
 
-    @Test(arguments: ["", "usb:1", "usb:0:1", "serial:", "ptpip:", "ptpip:host:0", "ptpip:host:99999", "ptpip:a:b:c",
-        "ptpip:[::1", "replay:", "camera", "USB"])
+    @Test(arguments: [
+        "", "usb:1", "usb:0:1", "serial:", "ptpip:", "ptpip:host:0", "ptpip:host:99999", "ptpip:a:b:c",
+        "ptpip:[::1", "replay:", "camera", "USB",
+    ])
     func rejectsMalformedValues(text: String) {
         #expect(CameraSpec(argument: text) == nil)
     }
@@ -35,7 +37,9 @@ import Testing
     }
 
     @Test func infoTakesTheConnectionOptions() throws {
-        let parsed = try RawcapCommand.parseAsRoot(["info", "--camera", "serial:X9", "--timeout", "2.5", "-vv", "--json"])
+        let parsed = try RawcapCommand.parseAsRoot([
+            "info", "--camera", "serial:X9", "--timeout", "2.5", "-vv", "--json",
+        ])
         let info = try #require(parsed as? RawcapCommand.Info)
         #expect(info.connection.camera == .usb(.serialNumber("X9")))
         #expect(info.connection.timeoutDuration == .milliseconds(2500))
