@@ -6,11 +6,14 @@
 // handler never waits for the device side: class requests are queued and answered later, and a URB completes
 // whenever its data is there. Facts about umockdev and libusb this relies on: /work/shared/notes/fake-usb.md.
 
+#include "fakeusb.h"
+
+#if defined(__linux__)
+
 // <sys/ioctl.h> must come before <linux/usbdevice_fs.h>, or the USBDEVFS_* request numbers do not expand.
 #include <sys/ioctl.h>
 #include <linux/usbdevice_fs.h>
 
-#include "fakeusb.h"
 #include "umockdev_api.h"
 
 #include <errno.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 enum {
     EP_BULK_IN = 0x81,
@@ -178,7 +182,154 @@ static void urb_free(fu_urb *urb) {
     free(urb);
 }
 
-static void changed(fakeusb_device *device) { device->generation += 1; }
+// ---------------------------------------------------------------------------------------------------------------
+// Lingering reaps. The device node is a regular file, so poll() always says it is ready and libusb calls
+// REAPURBNDELAY in a tight loop while a transfer is pending (~10,000 ioctls and half a core per second). A reap
+// with nothing to hand back is therefore answered (EAGAIN) only after a short linger, or as soon as the device
+// changes, by a helper thread: the worker thread never waits, and latency stays below the linger.
+
+enum { LINGER_NANOSECONDS = 2000000 };
+
+typedef struct fu_parked {
+    struct fu_parked *next;
+    fakeusb_device *device;
+    UMockdevIoctlClient *client;  // reference held
+    struct timespec due;
+} fu_parked;
+
+static pthread_mutex_t linger_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t linger_cond;
+static pthread_t linger_thread;
+static int linger_running;
+static int linger_stopping;
+static fu_parked *parked;
+
+static int before(const struct timespec *a, const struct timespec *b) {
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+static void answer_parked(fu_parked *list) {
+    while (list != NULL) {
+        fu_parked *next = list->next;
+        // A client that closed the device has nobody waiting for the answer.
+        if (api->client_get_connected(list->client)) api->client_complete(list->client, -1, EAGAIN);
+        api->object_unref(list->client);
+        free(list);
+        list = next;
+    }
+}
+
+static void *linger_main(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&linger_lock);
+    while (!linger_stopping) {
+        if (parked == NULL) {
+            pthread_cond_wait(&linger_cond, &linger_lock);
+            continue;
+        }
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        fu_parked *due = NULL, **link = &parked;
+        struct timespec earliest = {0, 0};
+        int have_earliest = 0;
+        while (*link != NULL) {
+            fu_parked *item = *link;
+            if (!before(&now, &item->due)) {
+                *link = item->next;
+                item->next = due;
+                due = item;
+            } else {
+                if (!have_earliest || before(&item->due, &earliest)) earliest = item->due;
+                have_earliest = 1;
+                link = &item->next;
+            }
+        }
+        if (due != NULL) {
+            pthread_mutex_unlock(&linger_lock);
+            answer_parked(due);
+            pthread_mutex_lock(&linger_lock);
+        } else if (have_earliest) {
+            pthread_cond_timedwait(&linger_cond, &linger_lock, &earliest);
+        }
+    }
+    fu_parked *rest = parked;
+    parked = NULL;
+    pthread_mutex_unlock(&linger_lock);
+    answer_parked(rest);
+    return NULL;
+}
+
+static int linger_start(void) {
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&linger_cond, &attributes);
+    pthread_condattr_destroy(&attributes);
+    linger_stopping = 0;
+    if (pthread_create(&linger_thread, NULL, linger_main, NULL) != 0) return -1;
+    linger_running = 1;
+    return 0;
+}
+
+/// Answers every parked reap and ends the helper thread.
+static void linger_stop(void) {
+    if (!linger_running) return;
+    pthread_mutex_lock(&linger_lock);
+    linger_stopping = 1;
+    pthread_cond_signal(&linger_cond);
+    pthread_mutex_unlock(&linger_lock);
+    pthread_join(linger_thread, NULL);
+    pthread_cond_destroy(&linger_cond);
+    linger_running = 0;
+}
+
+/// Parks a reap that found nothing (called with the device lock held). Returns 0, or -1 when there is no helper.
+static int park(fakeusb_device *device, UMockdevIoctlClient *client) {
+    fu_parked *item = malloc(sizeof(fu_parked));
+    if (item == NULL || !linger_running) {
+        free(item);
+        return -1;
+    }
+    item->device = device;
+    item->client = api->object_ref(client);
+    clock_gettime(CLOCK_MONOTONIC, &item->due);
+    item->due.tv_nsec += LINGER_NANOSECONDS;
+    if (item->due.tv_nsec >= 1000000000L) {
+        item->due.tv_sec += 1;
+        item->due.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&linger_lock);
+    item->next = parked;
+    parked = item;
+    pthread_cond_signal(&linger_cond);
+    pthread_mutex_unlock(&linger_lock);
+    return 0;
+}
+
+/// Something happened on the device: parked reaps of its clients are answered now, from this thread (completing a
+/// client only queues the answer on umockdev's worker thread), so libusb reaps again at once.
+static void wake_parked(fakeusb_device *device) {
+    fu_parked *woken = NULL;
+    pthread_mutex_lock(&linger_lock);
+    fu_parked **link = &parked;
+    while (*link != NULL) {
+        fu_parked *item = *link;
+        if (item->device != device) {
+            link = &item->next;
+            continue;
+        }
+        *link = item->next;
+        item->next = woken;
+        woken = item;
+    }
+    pthread_mutex_unlock(&linger_lock);
+    answer_parked(woken);
+}
+
+static void changed(fakeusb_device *device) {
+    device->generation += 1;
+    wake_parked(device);
+}
 
 static void fire(fakeusb_device *device) {
     if (device->notify != NULL) device->notify(device->notify_context);
@@ -193,7 +344,7 @@ static void complete_urb(fakeusb_device *device, fu_urb_list *pending, fu_urb *u
 }
 
 /// Drops URBs whose client closed the device (a crashed or finished child) so they cannot swallow device data.
-static void drop_orphans(fakeusb_device *device, fu_urb_list *list) {
+static void drop_orphans(fu_urb_list *list) {
     fu_urb *urb = list->head;
     while (urb != NULL) {
         fu_urb *next = urb->next;
@@ -238,7 +389,7 @@ static void pump_in(fakeusb_device *device, uint8_t endpoint) {
     fu_queue *queue = in_queue_of(device, endpoint);
     fu_urb_list *pending = pending_of(device, endpoint);
     size_t packet = packet_size(device, endpoint);
-    drop_orphans(device, pending);
+    drop_orphans(pending);
     while (pending->head != NULL && queue->head != NULL) {
         fu_urb *urb = pending->head;
         fu_segment *segment = queue->head;
@@ -288,7 +439,7 @@ static void pump_in(fakeusb_device *device, uint8_t endpoint) {
 static void admit_out(fakeusb_device *device) {
     size_t packet = packet_size(device, EP_BULK_OUT);
     size_t capacity = device->config.queue_capacity > 0 ? device->config.queue_capacity : (size_t)4 << 20;
-    drop_orphans(device, &device->pending_out);
+    drop_orphans(&device->pending_out);
     while (device->pending_out.head != NULL) {
         fu_urb *urb = device->pending_out.head;
         size_t length = urb->out_length;
@@ -579,11 +730,15 @@ static int submit(fakeusb_device *device, UMockdevIoctlClient *client, UMockdevI
 }
 
 /// REAPURB / REAPURBNDELAY: hands the oldest completed URB of this client back, data and status written into the
-/// client's own struct and buffer when the ioctl completes.
+/// client's own struct and buffer when the ioctl completes. With nothing to hand back the reap lingers (returns
+/// -1: the helper thread answers it).
 static int reap(fakeusb_device *device, UMockdevIoctlClient *client, UMockdevIoctlData *arg) {
     fu_urb *urb = device->completed.head;
     while (urb != NULL && urb->client != client) urb = urb->next;
-    if (urb == NULL) return device->unplugged ? ENODEV : EAGAIN;
+    if (urb == NULL) {
+        if (device->unplugged) return ENODEV;
+        return park(device, client) == 0 ? -1 : EAGAIN;
+    }
     UMockdevIoctlData *pointer = resolve(arg, 0, sizeof(void *));
     if (pointer == NULL) return EFAULT;
     list_remove(&device->completed, urb);
@@ -745,6 +900,7 @@ static int handle_ioctl(UMockdevIoctlBase *handler, UMockdevIoctlClient *client,
     int notify = device->generation != generation_before;
     pthread_mutex_unlock(&device->lock);
 
+    if (error == -1) return 1;  // a lingering reap: the helper thread completes it
     api->client_complete(client, error != 0 ? -1 : result, error);
     if (notify) fire(device);
     return 1;
@@ -784,6 +940,14 @@ fakeusb_testbed *fakeusb_testbed_create(char *error, size_t error_length) {
     char *root = api->testbed_get_root_dir(testbed->testbed);
     testbed->root = strdup(root != NULL ? root : "");
     api->free(root);
+    if (linger_start() != 0) {
+        pthread_mutex_unlock(&testbed_lock);
+        api->object_unref(testbed->testbed);
+        free(testbed->root);
+        free(testbed);
+        set_error(error, error_length, "cannot start the fake USB helper thread");
+        return NULL;
+    }
     testbed_exists = 1;
     pthread_mutex_unlock(&testbed_lock);
     return testbed;
@@ -791,6 +955,8 @@ fakeusb_testbed *fakeusb_testbed_create(char *error, size_t error_length) {
 
 void fakeusb_testbed_destroy(fakeusb_testbed *testbed) {
     if (testbed == NULL) return;
+    // Parked reaps are answered first: a libusb thread may be waiting in one.
+    linger_stop();
     // The testbed's finalizer stops umockdev's worker thread, so no handler runs once the devices are freed.
     api->object_unref(testbed->testbed);
     fakeusb_device *device = testbed->devices;
@@ -1039,7 +1205,7 @@ void fakeusb_discard(fakeusb_device *device, uint8_t endpoint) {
 
 int fakeusb_next_control(fakeusb_device *device, fakeusb_control_request *request) {
     pthread_mutex_lock(&device->lock);
-    drop_orphans(device, &device->pending_control);
+    drop_orphans(&device->pending_control);
     for (fu_urb *urb = device->pending_control.head; urb != NULL; urb = urb->next) {
         if (urb->control_id == 0 || urb->control_taken) continue;
         urb->control_taken = 1;
@@ -1109,3 +1275,54 @@ void fakeusb_get_stats(fakeusb_device *device, fakeusb_stats *stats) {
     *stats = device->stats;
     pthread_mutex_unlock(&device->lock);
 }
+
+#else
+
+// umockdev and usbdevfs are Linux-only: elsewhere the fake camera cannot exist, and says so.
+
+#include <stdio.h>
+
+int fakeusb_load(char *error, size_t error_length) {
+    if (error != NULL && error_length > 0) snprintf(error, error_length, "the fake USB camera needs Linux (umockdev)");
+    return -1;
+}
+int fakeusb_preload_active(void) { return 0; }
+fakeusb_testbed *fakeusb_testbed_create(char *error, size_t error_length) {
+    fakeusb_load(error, error_length);
+    return NULL;
+}
+void fakeusb_testbed_destroy(fakeusb_testbed *testbed) { (void)testbed; }
+const char *fakeusb_testbed_root(const fakeusb_testbed *testbed) { (void)testbed; return ""; }
+fakeusb_device *fakeusb_device_add(
+    fakeusb_testbed *testbed, const fakeusb_config *config, fakeusb_notify_fn notify, void *notify_context,
+    char *error, size_t error_length) {
+    (void)testbed; (void)config; (void)notify; (void)notify_context;
+    fakeusb_load(error, error_length);
+    return NULL;
+}
+const char *fakeusb_device_node(const fakeusb_device *device) { (void)device; return ""; }
+uint64_t fakeusb_device_generation(fakeusb_device *device) { (void)device; return 0; }
+long fakeusb_read_out(fakeusb_device *device, uint8_t *buffer, size_t max_length, int *ended) {
+    (void)device; (void)buffer; (void)max_length; *ended = 0;
+    return -19;  // ENODEV
+}
+int fakeusb_write_in(fakeusb_device *device, uint8_t endpoint, const uint8_t *bytes, size_t length) {
+    (void)device; (void)endpoint; (void)bytes; (void)length;
+    return -19;
+}
+void fakeusb_halt(fakeusb_device *device, uint8_t endpoint) { (void)device; (void)endpoint; }
+int fakeusb_is_halted(fakeusb_device *device, uint8_t endpoint) { (void)device; (void)endpoint; return 0; }
+void fakeusb_discard(fakeusb_device *device, uint8_t endpoint) { (void)device; (void)endpoint; }
+int fakeusb_next_control(fakeusb_device *device, fakeusb_control_request *request) {
+    (void)device; (void)request;
+    return 0;
+}
+void fakeusb_answer_control(fakeusb_device *device, uint64_t id, int status, const uint8_t *data, size_t length) {
+    (void)device; (void)id; (void)status; (void)data; (void)length;
+}
+void fakeusb_unplug(fakeusb_device *device) { (void)device; }
+void fakeusb_set_claim_error(fakeusb_device *device, int error_number) { (void)device; (void)error_number; }
+int fakeusb_set_node_mode(fakeusb_device *device, unsigned int mode) { (void)device; (void)mode; return -19; }
+void fakeusb_get_stats(fakeusb_device *device, fakeusb_stats *stats) { (void)device; *stats = (fakeusb_stats){0}; }
+
+#endif

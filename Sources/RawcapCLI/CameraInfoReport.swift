@@ -27,68 +27,110 @@ struct CameraInfoReport: Encodable, Sendable {
 
     /// The USB side of the camera.
     struct Link: Encodable, Sendable {
+        /// `usb`.
         var transport: String
+        /// The `--camera` value that selects this camera again: `usb:001:005`.
         var selector: String
+        /// idVendor as four lower-case hex digits, as `lsusb` prints it.
         var vendorID: String
+        /// idProduct, likewise.
         var productID: String
+        /// The kernel's port path, `1-4.2`.
         var port: String
+        /// The USB Manufacturer string (may differ from DeviceInfo's).
         var manufacturer: String?
+        /// The USB Product string.
         var product: String?
+        /// The USB SerialNumber string.
         var serialNumber: String?
+        /// `still image (6/1/1)` or `vendor-specific (ff)`.
         var interface: String
+        /// wMaxPacketSize of bulk IN: 512 at high speed, 1024 at super speed.
         var maxPacketSize: Int
     }
 
     /// DeviceInfo (ISO 15740 §5.5.1) without the code lists.
     struct Device: Encodable, Sendable {
+        /// Manufacturer.
         var manufacturer: String
+        /// Model.
         var model: String
+        /// DeviceVersion: the firmware.
         var version: String
+        /// SerialNumber.
         var serialNumber: String
-        /// "1.10".
+        /// StandardVersion as text: 110 → "1.10".
         var ptpVersion: String
+        /// The vendor extension.
         var vendorExtension: VendorExtension
+        /// FunctionalMode (0 standard, 1 sleep).
         var functionalMode: Int
     }
 
     /// VendorExtensionID, its version and description, and the vendor whose codes the camera speaks.
     struct VendorExtension: Encodable, Sendable {
+        /// VendorExtensionID in hex: `0x00000006`.
         var id: String
+        /// Its name: `Microsoft`, `Nikon`.
         var name: String
+        /// VendorExtensionVersion as text.
         var version: String
+        /// VendorExtensionDesc.
         var description: String
+        /// The vendor whose codes the camera speaks (``PTP/DeviceInfo/cameraVendor``): many cameras report Microsoft's
+        /// ID and are recognised by their Manufacturer string.
         var cameraVendor: String
     }
 
     /// A store; `error` when the camera refused GetStorageInfo.
     struct Storage: Encodable, Sendable {
+        /// StorageID in hex: `0x00010001`.
         var id: String
+        /// StorageType: `RemovableRAM`, `FixedROM`…
         var type: String?
+        /// FilesystemType: `DCF`, `GenericHierarchical`…
         var filesystem: String?
+        /// AccessCapability: `ReadWrite`, `ReadOnly`…
         var access: String?
+        /// MaxCapacity in bytes.
         var capacityBytes: UInt64?
+        /// FreeSpaceInBytes.
         var freeBytes: UInt64?
+        /// FreeSpaceInImages; absent when the camera does not say (0xFFFFFFFF).
         var freeImages: UInt32?
+        /// StorageDescription.
         var description: String?
+        /// VolumeLabel.
         var label: String?
+        /// Why the store could not be read.
         var error: String?
     }
 
     /// A code and its name (in the camera vendor's context).
     struct Code: Encodable, Sendable, Hashable {
+        /// The code in hex: `0x1001`.
         var code: String
+        /// The standard or vendor name, or `Unknown(0x9ABC)`.
         var name: String
     }
 
     /// A device property; `error` when the camera refused GetDevicePropDesc or sent one that does not decode.
     struct Property: Encodable, Sendable {
+        /// DevicePropertyCode in hex.
         var code: String
+        /// Its name in the camera vendor's context.
         var name: String
+        /// The DataType name: `UINT16`, `STR`, `AUINT8`…
         var type: String?
+        /// Whether GetSet allows setting it.
         var writable: Bool?
+        /// CurrentValue.
         var current: Value?
+        /// FactoryDefaultValue.
         var factoryDefault: Value?
+        /// The range or list of allowed values, when the camera gives one.
         var allowed: Allowed?
+        /// Why the property could not be read.
         var error: String?
     }
 
