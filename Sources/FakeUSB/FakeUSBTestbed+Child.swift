@@ -41,7 +41,7 @@ extension FakeUSBTestbed {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         do {
-            try process.run()
+            try Self.withDefaultSignalMask { try process.run() }
         } catch {
             throw FakeUSBError(.childFailed, "\(path): \(error)")
         }
@@ -76,6 +76,18 @@ extension FakeUSBTestbed {
         } onCancel: {
             child.stop(timedOut: false)
         }
+    }
+
+    /// Runs `body` with no signal blocked on this thread. A child inherits its parent thread's signal mask, and
+    /// the threads of Swift's concurrency pool (libdispatch workers) block nearly all signals: a child started from
+    /// one would ignore SIGTERM and Ctrl-C.
+    static func withDefaultSignalMask<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        return try body()
     }
 
     /// `name` itself when it holds a slash, else its first executable match on `PATH`.
