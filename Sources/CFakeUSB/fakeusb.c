@@ -144,6 +144,7 @@ struct fakeusb_device {
     int unplugged;
     int claim_error;
     UMockdevIoctlClient *claimed_by;
+    const UMockdevIoctlClient *drained_by;  // whose last reap handed a URB back (identity only, no reference)
     int halted_in;
     int halted_out;
     int halted_interrupt;
@@ -186,7 +187,8 @@ static void urb_free(fu_urb *urb) {
 // Lingering reaps. The device node is a regular file, so poll() always says it is ready and libusb calls
 // REAPURBNDELAY in a tight loop while a transfer is pending (~10,000 ioctls and half a core per second). A reap
 // with nothing to hand back is therefore answered (EAGAIN) only after a short linger, or as soon as the device
-// changes, by a helper thread: the worker thread never waits, and latency stays below the linger.
+// changes, by a helper thread: the worker thread never waits, and latency stays below the linger. The reap that
+// follows a successful one (libusb drains until EAGAIN) is answered at once.
 
 enum { LINGER_NANOSECONDS = 2000000 };
 
@@ -737,8 +739,15 @@ static int reap(fakeusb_device *device, UMockdevIoctlClient *client, UMockdevIoc
     while (urb != NULL && urb->client != client) urb = urb->next;
     if (urb == NULL) {
         if (device->unplugged) return ENODEV;
+        // libusb reaps until EAGAIN after every URB it gets: that draining reap is answered at once, or each
+        // transfer would wait out a linger.
+        if (device->drained_by == client) {
+            device->drained_by = NULL;
+            return EAGAIN;
+        }
         return park(device, client) == 0 ? -1 : EAGAIN;
     }
+    device->drained_by = client;
     UMockdevIoctlData *pointer = resolve(arg, 0, sizeof(void *));
     if (pointer == NULL) return EFAULT;
     list_remove(&device->completed, urb);
