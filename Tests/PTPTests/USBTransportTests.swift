@@ -261,4 +261,20 @@ import WireFormat
         await #expect(throws: TransportError(.closed)) { try await open(stack) }
         await stack.stop()
     }
+
+    @Test func aSinkThatRefusesDataCancelsTheTransactionAndLeavesTheLinkClean() async throws {
+        let stack = USBStack()
+        try await open(stack)
+        let handle = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 5_000_000))
+        let error = await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [handle.rawValue]), dataOut: nil,
+                dataIn: PTPMemorySink(limit: 100_000), timeout: .seconds(2))
+        }
+        #expect(error?.violation == .unexpectedDataPhase)
+        #expect(await stack.responder.cancelledTransactions == [1])
+        let small = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 10))
+        #expect(try await getObject(stack, small, tid: 2).0 == PatternSource.bytes(0..<10))
+        await stack.stop()
+    }
 }

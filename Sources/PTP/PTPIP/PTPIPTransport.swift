@@ -248,7 +248,7 @@ public actor PTPIPTransport: PTPTransport {
                 state.started = true
                 state.discarding = false
                 state.announced = total == PTPIPPacket.unknownTotalLength ? nil : total
-                try await sink.dataPhaseWillStart(byteCount: state.announced)
+                try await deliver(request) { try await sink.dataPhaseWillStart(byteCount: state.announced) }
             case .data(let transactionID, let payload), .endData(let transactionID, let payload):
                 let isEnd = packet.type == .endData
                 if transactionID < id || (state.discarding && transactionID != id) {
@@ -264,7 +264,7 @@ public actor PTPIPTransport: PTPTransport {
                     throw violation(
                         .dataPhaseTooLong, request, "\(state.received) bytes after Start Data announced \(announced)")
                 }
-                if !payload.isEmpty { try await sink.write(payload[...]) }
+                if !payload.isEmpty { try await deliver(request) { try await sink.write(payload[...]) } }
                 if isEnd {
                     state.ended = true
                     if let announced = state.announced, state.received != announced {
@@ -386,6 +386,17 @@ public actor PTPIPTransport: PTPTransport {
 
     private func violation(_ kind: PTPError.Violation, _ request: PTPRequest, _ detail: String) -> PTPError {
         PTPError(kind, operation: request.code, detail)
+    }
+
+    /// Runs a sink call; when the sink refuses, tells the responder with a Cancel packet (its remaining packets
+    /// are skipped by transaction ID later) and passes the sink's error on.
+    private func deliver(_ request: PTPRequest, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            try? await sendCommand([.cancel(transactionID: request.transactionID)])
+            throw error
+        }
     }
 
     private func checkCancelled(_ request: PTPRequest) async throws {

@@ -283,11 +283,11 @@ public actor PTPUSBTransport: PTPTransport {
                     throw await violation(.unexpectedDataPhase, request, "device sent a data phase")
                 }
                 state.dataStarted = true
-                try await sink.dataPhaseWillStart(byteCount: byteCount)
+                try await deliver(request) { try await sink.dataPhaseWillStart(byteCount: byteCount) }
             case .dataBytes(let bytes):
                 if state.discarding { continue }
                 state.receivedByteCount += UInt64(bytes.count)
-                try await sink?.write(bytes)
+                if let sink { try await deliver(request) { try await sink.write(bytes) } }
             case .dataEnd:
                 state.discarding = false
             case .container(.response(let code, let transactionID, let parameters)):
@@ -309,6 +309,18 @@ public actor PTPUSBTransport: PTPTransport {
     }
 
     // MARK: Failure and recovery
+
+    /// Runs a sink call; when the sink refuses (a size limit, a full disk), the device is still sending, so the
+    /// transaction is cancelled and the link brought back to idle before the sink's error is passed on.
+    private func deliver(_ request: PTPRequest, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            logger.debug("sink refused data of \(request.code): \(error); cancelling")
+            await recover(request)
+            throw error
+        }
+    }
 
     private func checkUsable() throws {
         if closed { throw TransportError(.closed, "transport closed") }
