@@ -277,4 +277,64 @@ import WireFormat
         #expect(try await getObject(stack, small, tid: 2).0 == PatternSource.bytes(0..<10))
         await stack.stop()
     }
+
+    @Test func aStallOnBulkOutIsClearedAndTheNextTransactionWorks() async throws {
+        let stack = USBStack()
+        try await open(stack)
+        await stack.device.inject(.stallBulkOut, on: .sendObject)
+        // More than the pipe buffers, so the host is still writing when the device halts the endpoint.
+        let bytes = [UInt8](repeating: 0x42, count: 12 << 20)
+        let error = await #expect(throws: TransportError(.stalled)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .sendObject, transactionID: 1), dataOut: PTPBytesSource(bytes), dataIn: nil,
+                timeout: .seconds(2))
+        }
+        #expect(error?.detail.contains("bulkOut") == true)
+        let response = try await stack.transport.transact(
+            PTPRequest(code: .sendObject, transactionID: 2), dataOut: PTPBytesSource([7]), dataIn: nil,
+            timeout: .seconds(2))
+        #expect(response.code == .ok)
+        #expect(await stack.responder.lastDataOut == [7])
+        await stack.stop()
+    }
+
+    /// Drives the host transport against raw bytes on bulk IN (no device side): what a broken camera could send.
+    private func answer(_ bytes: [UInt8]) async -> (any Error)? {
+        let pipe = InMemoryBulkPipe()
+        let transport = PTPUSBTransport(
+            pipe: pipe, configuration: .init(recoveryTimeout: .milliseconds(50), maxStatusPolls: 1))
+        do {
+            try await pipe.device.writeBulkIn(bytes)
+            _ = try await transport.transact(
+                PTPRequest(code: .getStorageIDs, transactionID: 3), dataOut: nil, dataIn: CollectingSink(),
+                timeout: .seconds(1))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aContainerOfTheWrongTypeIsAProtocolViolation() async throws {
+        let command = USBContainer.command(.getStorageIDs, transactionID: 3, parameters: []).usbEncoded
+        let error = await answer(command) as? PTPError
+        #expect(error?.violation == .unexpectedContainer)
+        let event = USBContainer.event(.objectAdded, transactionID: 3, parameters: [1]).usbEncoded
+        #expect((await answer(event) as? PTPError)?.violation == .unexpectedContainer)
+        let otherCode = USBContainer.data(.getObject, transactionID: 3, payload: [1]).usbEncoded
+        #expect((await answer(otherCode) as? PTPError)?.violation == .unexpectedContainer)
+    }
+
+    @Test func aLengthThatDoesNotFitIsAProtocolViolation() async throws {
+        // A response claiming 14 bytes: parameters must be whole UInt32s.
+        let error = await answer(hexBytes("0e 00 00 00 03 00 01 20 03 00 00 00 00 00")) as? PTPError
+        #expect(error?.violation == .malformedContainer)
+        // A response shorter than its header.
+        #expect(
+            (await answer(hexBytes("08 00 00 00 03 00 01 20 03 00 00 00")) as? PTPError)?.violation
+                == .malformedContainer)
+        // Garbage: an unknown container type.
+        #expect(
+            (await answer(hexBytes("0c 00 00 00 09 00 01 20 03 00 00 00")) as? PTPError)?.violation
+                == .malformedContainer)
+    }
 }

@@ -43,6 +43,9 @@ public actor USBDeviceSide {
         /// Stall bulk IN instead of sending the data phase and response; the transaction is abandoned and Get
         /// Device Status reports GeneralError with endpoint 0x81 until the host clears the halt.
         case stallBulkIn
+        /// Stall bulk OUT instead of reading the host's data phase; the transaction is abandoned and Get Device
+        /// Status reports GeneralError with endpoint 0x02 until the host clears the halt.
+        case stallBulkOut
         /// Send this many payload bytes of the data phase (rounded down to whole packets), then fall silent and
         /// abandon the transaction, as a camera that hangs does; the host times out.
         case stopDataIn(afterBytes: Int)
@@ -143,6 +146,12 @@ public actor USBDeviceSide {
 
         var dataOut: [UInt8]?
         if await responder.expectsDataOut(request) {
+            if case .stallBulkOut = fault {
+                stallStatus = true
+                await device.stall(.bulkOut)
+                await responder.transactionCancelled(request.transactionID)
+                return
+            }
             dataOut = try await readDataOut(request)
             if abortRequested { return }
         }

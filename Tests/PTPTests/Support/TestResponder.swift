@@ -55,7 +55,13 @@ actor TestResponder: PTPResponder {
     /// Forgets the open session, as a camera does when its USB connection is re-established.
     func forgetSession() { sessionID = nil }
 
-    func transactionCancelled(_ transactionID: UInt32?) async { cancelledTransactions.append(transactionID) }
+    func transactionCancelled(_ transactionID: UInt32?) async {
+        cancelledTransactions.append(transactionID)
+        // A transaction the device abandoned before answering still used up its ID.
+        if let transactionID, sessionID != nil, transactionID == expectedTransactionID {
+            expectedTransactionID = transactionID + 1
+        }
+    }
 
     func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
         requests.append(request)
