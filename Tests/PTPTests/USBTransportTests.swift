@@ -337,4 +337,14 @@ import WireFormat
             (await answer(hexBytes("0c 00 00 00 09 00 01 20 03 00 00 00")) as? PTPError)?.violation
                 == .malformedContainer)
     }
+
+    @Test func endlessLeftoversOfOlderTransactionsAreAViolation() async throws {
+        let old = USBContainer.response(.ok, transactionID: 2, parameters: []).usbEncoded
+        let current = USBContainer.response(.ok, transactionID: 3, parameters: []).usbEncoded
+        // A few leftovers are skipped…
+        #expect(await answer(Array([[UInt8]](repeating: old, count: 3).joined()) + current) == nil)
+        // …an endless stream of them is a broken device.
+        let error = await answer(Array([[UInt8]](repeating: old, count: 40).joined()) + current) as? PTPError
+        #expect(error?.violation == .transactionIDMismatch)
+    }
 }

@@ -226,6 +226,19 @@ public actor PTPUSBTransport: PTPTransport {
         var dataStarted = false
         var discarding = false
         var receivedByteCount: UInt64 = 0
+        var staleCount = 0
+    }
+
+    /// Most leftovers of older transactions (responses, data phases) skipped in one transaction before the device
+    /// counts as broken rather than late.
+    static let maxStaleItems = 16
+
+    private func skipStale(_ request: PTPRequest, _ state: inout ReceiveState) async throws {
+        state.staleCount += 1
+        guard state.staleCount <= Self.maxStaleItems else {
+            throw await violation(
+                .transactionIDMismatch, request, "more than \(Self.maxStaleItems) containers of older transactions")
+        }
     }
 
     private func receive(_ request: PTPRequest, into sink: (any PTPDataSink)?, timeout: Duration) async throws
@@ -269,6 +282,7 @@ public actor PTPUSBTransport: PTPTransport {
                     "USB IN Data(\(code), tid \(transactionID), \(byteCount.map(String.init) ?? "unknown") bytes)")
                 if transactionID < request.transactionID {
                     logger.debug("skipping a data phase of old transaction \(transactionID)")
+                    try await skipStale(request, &state)
                     state.discarding = true
                     continue
                 }
@@ -296,6 +310,7 @@ public actor PTPUSBTransport: PTPTransport {
                 if transactionID < request.transactionID {
                     // libgphoto2 ptp_transaction_new: an older ID is a leftover reply; read on.
                     logger.debug("skipping an old response \(response)")
+                    try await skipStale(request, &state)
                     continue
                 }
                 guard transactionID == request.transactionID else {
