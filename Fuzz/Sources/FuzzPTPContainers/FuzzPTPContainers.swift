@@ -47,6 +47,9 @@ enum Framed: Equatable {
 func frame(_ pieces: [ArraySlice<UInt8>]) -> [Framed]? {
     var framer = USBContainerFramer(maxDataPayloadByteCount: 1 << 20)
     var out: [Framed] = []
+    // The data phase in progress: its header and the bytes so far.
+    var open: (code: OperationCode, transactionID: UInt32, announced: UInt64?)?
+    var bytes: [UInt8] = []
     for (index, piece) in pieces.enumerated() {
         framer.append(piece, endsTransfer: index == pieces.count - 1)
         while true {
@@ -55,29 +58,34 @@ func frame(_ pieces: [ArraySlice<UInt8>]) -> [Framed]? {
             guard let item else { break }
             switch item {
             case .container(let container):
-                if case .data(_, _, _, _, false)? = out.last { fatalError("container inside a data phase") }
+                if open != nil { fatalError("container inside a data phase") }
                 out.append(.container(container))
             case .dataStart(let code, let transactionID, let announced):
-                if case .data(_, _, _, _, false)? = out.last { fatalError("data phase inside a data phase") }
-                out.append(
-                    .data(code: code, transactionID: transactionID, announced: announced, bytes: [], ended: false))
-            case .dataBytes(let bytes):
-                guard case .data(let code, let id, let announced, let sofar, false)? = out.last else {
-                    fatalError("data bytes outside a data phase")
+                if open != nil { fatalError("data phase inside a data phase") }
+                open = (code, transactionID, announced)
+                bytes = []
+            case .dataBytes(let chunk):
+                guard let phase = open else { fatalError("data bytes outside a data phase") }
+                bytes += chunk
+                if let announced = phase.announced, UInt64(bytes.count) > announced {
+                    fatalError("more data than announced")
                 }
-                let total = sofar + bytes
-                if let announced, UInt64(total.count) > announced { fatalError("more data than announced") }
-                out[out.count - 1] = .data(
-                    code: code, transactionID: id, announced: announced, bytes: total, ended: false)
             case .dataEnd:
-                guard case .data(let code, let id, let announced, let bytes, false)? = out.last else {
-                    fatalError("data end outside a data phase")
-                }
-                if let announced, UInt64(bytes.count) != announced { fatalError("data ended before its length") }
-                out[out.count - 1] = .data(
-                    code: code, transactionID: id, announced: announced, bytes: bytes, ended: true)
+                guard let phase = open else { fatalError("data end outside a data phase") }
+                if let announced = phase.announced, UInt64(bytes.count) != announced { fatalError("data ended early") }
+                out.append(
+                    .data(
+                        code: phase.code, transactionID: phase.transactionID, announced: phase.announced, bytes: bytes,
+                        ended: true))
+                open = nil
             }
         }
+    }
+    if let phase = open {
+        out.append(
+            .data(
+                code: phase.code, transactionID: phase.transactionID, announced: phase.announced, bytes: bytes,
+                ended: false))
     }
     return out
 }
