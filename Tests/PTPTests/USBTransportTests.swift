@@ -347,4 +347,62 @@ import WireFormat
         let error = await answer(Array([[UInt8]](repeating: old, count: 40).joined()) + current) as? PTPError
         #expect(error?.violation == .transactionIDMismatch)
     }
+
+    /// A source that takes its time, so a cancel finds the device in the middle of producing a chunk.
+    struct SlowSource: PTPDataSource {
+        let byteCount: UInt64 = 8 << 20
+        func read(at offset: UInt64, maxByteCount: Int) async throws -> [UInt8] {
+            try await Task.sleep(for: .milliseconds(1500))
+            return [UInt8](repeating: 0xAB, count: Int(min(UInt64(maxByteCount), byteCount - offset)))
+        }
+    }
+
+    @Test func aDeviceStillBusyAfterACancelIsWaitedForBeforeTheNextTransaction() async throws {
+        let stack = USBStack(
+            device: .init(chunkByteCount: 64 * 1024),
+            transport: .init(
+                transferByteCount: 512, recoveryTimeout: .milliseconds(100), statusPollInterval: .milliseconds(5),
+                maxStatusPolls: 2))
+        try await open(stack)
+        let slow = await stack.responder.add(ObjectInfo(), data: SlowSource())
+        // The sink refuses at once; the device is still inside a 1.5 s read when the two status polls give up.
+        await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [slow.rawValue]), dataOut: nil,
+                dataIn: PTPMemorySink(limit: 10), timeout: .seconds(20))
+        }
+        let small = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 700))
+        // The next transaction first waits for the device to be idle: busy while it still is, clean once it is not.
+        var result: ([UInt8], PTPResponse)?
+        var sawBusy = false
+        for _ in 0..<500 where result == nil {
+            do {
+                result = try await getObject(stack, small, tid: 2)
+            } catch let error as TransportError where error.code == .busy {
+                sawBusy = true
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        #expect(sawBusy)
+        #expect(result?.0 == PatternSource.bytes(0..<700))
+        await stack.stop()
+    }
+
+    /// Found under a loaded test run: when the host cancelled while the device side was blocked writing the last
+    /// chunk of a data phase, that chunk (and the response) landed after the cancel's discard and the device reported
+    /// idle, so the next transaction read stale bytes. Six transactions at once reproduce the timing.
+    @Test(arguments: 0..<6)
+    func issue_cancelWhileTheLastChunkWaitsLeavesNoStaleData(run: Int) async throws {
+        let stack = USBStack()
+        try await open(stack)
+        let big = await stack.responder.add(ObjectInfo(), data: BlockPatternSource(byteCount: 5_000_000))
+        await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [big.rawValue]), dataOut: nil,
+                dataIn: PTPMemorySink(limit: 100_000), timeout: .seconds(2))
+        }
+        let small = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 10))
+        #expect(try await getObject(stack, small, tid: 2).0 == PatternSource.bytes(0..<10))
+        await stack.stop()
+    }
 }

@@ -174,18 +174,21 @@ public actor USBDeviceSide {
         if case .dropDataPhase = fault { reply.dataIn = nil }
         if let source = reply.dataIn {
             let completed = try await sendData(source, code: request.code, transactionID: transactionID, fault: fault)
-            if !completed {
-                // A write that was waiting when the host cancelled may have landed after the cancel's discard.
-                if abortRequested { await device.discardBulkIn() }
-                return
-            }
+            if !completed || abortRequested { return await abandonIfCancelled() }
         }
         let response = USBContainer.response(reply.code, transactionID: transactionID, parameters: reply.parameters)
             .usbEncoded
         try await device.writeBulkIn(response)
         // A response that fills whole packets needs a zero-length packet to end the host's transfer.
         if response.count % device.maxPacketSize == 0 { try await device.writeBulkIn([]) }
+        if abortRequested { return await abandonIfCancelled() }
         lastResponse = response
+    }
+
+    /// After a cancel: a write that was waiting for the host when the Cancel request came (the last chunk, the
+    /// response) lands after the request's discard, so discard again before reporting idle.
+    private func abandonIfCancelled() async {
+        if abortRequested { await device.discardBulkIn() }
     }
 
     /// Streams a data phase; returns `false` when a fault or a cancel abandoned the transaction.

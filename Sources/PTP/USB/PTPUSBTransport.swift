@@ -52,6 +52,8 @@ public actor PTPUSBTransport: PTPTransport {
     private var cancelRequested = false
     private var closed = false
     private var failure: TransportError?
+    /// A cancelled transaction the device had not finished aborting when recovery gave up waiting.
+    private var unsettledTransactionID: UInt32?
 
     /// Creates a transport over `pipe`; containers are hex-dumped to `logger` at `.trace`.
     public init(
@@ -76,6 +78,7 @@ public actor PTPUSBTransport: PTPTransport {
         inTransaction = true
         cancelRequested = false
         defer { inTransaction = false }
+        try await settle()
 
         let command = USBContainer.command(
             request.code, transactionID: request.transactionID, parameters: request.parameters)
@@ -396,22 +399,57 @@ public actor PTPUSBTransport: PTPTransport {
         do {
             _ = try await pipe.classRequest(
                 .cancel, data: data.bytes, maxLength: 0, timeout: configuration.recoveryTimeout)
-            for _ in 0..<configuration.maxStatusPolls {
-                let bytes = try await pipe.classRequest(
-                    .getDeviceStatus, data: [], maxLength: 64, timeout: configuration.recoveryTimeout)
-                let status = try USBDeviceStatus(usbEncoded: bytes)
-                logger.debug("device status after cancel: \(status)")
-                for address in status.stalledEndpointAddresses {
-                    try await pipe.clearHalt(address & 0x80 != 0 ? .bulkIn : .bulkOut)
-                }
-                if status.code == .ok { break }
-                try? await Task.sleep(for: configuration.statusPollInterval)
+            if try await waitUntilIdle() {
+                unsettledTransactionID = nil
+            } else {
+                // Still busy: whatever it sends before it is idle belongs to the cancelled transaction, so the next
+                // transaction waits for it first.
+                logger.debug("device still busy after cancelling \(request)")
+                unsettledTransactionID = request.transactionID
             }
         } catch let error as USBPipeError where error.code == .disconnected {
             _ = markDisconnected(error)
         } catch {
             logger.debug("recovery after \(request) incomplete: \(error)")
+            unsettledTransactionID = request.transactionID
         }
         framer.reset()
+    }
+
+    /// Polls Get Device Status until the device reports OK, clearing any halt it lists; `false` when it is still
+    /// busy after ``Configuration/maxStatusPolls`` polls.
+    private func waitUntilIdle() async throws -> Bool {
+        for _ in 0..<configuration.maxStatusPolls {
+            let bytes = try await pipe.classRequest(
+                .getDeviceStatus, data: [], maxLength: 64, timeout: configuration.recoveryTimeout)
+            let status = try USBDeviceStatus(usbEncoded: bytes)
+            logger.debug("device status: \(status)")
+            for address in status.stalledEndpointAddresses {
+                try await pipe.clearHalt(address & 0x80 != 0 ? .bulkIn : .bulkOut)
+            }
+            if status.code == .ok { return true }
+            try? await Task.sleep(for: configuration.statusPollInterval)
+        }
+        return false
+    }
+
+    /// Before a transaction: if the last cancel left the device busy, wait for it to become idle and forget what it
+    /// sent meanwhile.
+    private func settle() async throws {
+        guard let transactionID = unsettledTransactionID else { return }
+        let idle: Bool
+        do {
+            idle = try await waitUntilIdle()
+        } catch let error as USBPipeError {
+            throw error.code == .disconnected
+                ? markDisconnected(error) : TransportError(.ioError, underlyingError: error, "device status")
+        } catch {
+            throw TransportError(.ioError, "device status: \(error)")
+        }
+        guard idle else {
+            throw TransportError(.busy, "device still busy after cancelling transaction \(transactionID)")
+        }
+        framer.reset()
+        unsettledTransactionID = nil
     }
 }
