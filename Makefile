@@ -14,7 +14,20 @@ DEPS_STAMP := .build/deps.stamp
 # Run apt-get as root directly, through sudo otherwise.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test demo bench fmt lint install clean
+# Fuzzing (Fuzz/ is its own package): each target in FUZZ_TARGETS is an executable product there, with its seed
+# corpus in Fuzz/corpus/<target>/. New inputs go to Fuzz/.build/fuzz-corpus/<target>/, findings (crash-*, leak-*,
+# timeout-*, oom-*) to Fuzz/.build/findings/<target>-*.
+FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport
+FUZZ_SECONDS ?= 600
+FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
+# SwiftPM passes --sanitize=fuzzer and --sanitize=address to swiftc as two -sanitize= flags and swiftc 6.3.1 keeps
+# only the last one when compiling: the code gets ASan but no coverage counters. -sanitize=address,fuzzer last
+# restores both. --disable-dead-strip: release builds link with --gc-sections, and lld then drops the
+# __sancov_cntrs/__sancov_pcs sections (only reached through __start_/__stop_ symbols).
+FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
+	-Xswiftc -use-ld=lld --disable-dead-strip
+
+.PHONY: all deps build release test demo bench fuzz fuzz-seeds fmt lint install clean
 
 all: build
 
@@ -52,6 +65,23 @@ demo: deps
 ## bench: DNG encoding speed (benchmarks live in Benchmarks/, their own package).
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release RawcapBench
+
+## fuzz: build each fuzz target with libFuzzer and AddressSanitizer, run it for FUZZ_SECONDS (default 600) on its
+## seed corpus; stops at the first finding.
+fuzz:
+	@set -e; for target in $(FUZZ_TARGETS); do \
+		(cd Fuzz && $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product $$target); \
+		mkdir -p Fuzz/.build/fuzz-corpus/$$target Fuzz/.build/findings; \
+		echo "== $$target for $(FUZZ_SECONDS) s"; \
+		SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$target -max_total_time=$(FUZZ_SECONDS) $(FUZZ_ARGS) \
+			-print_final_stats=1 -artifact_prefix=Fuzz/.build/findings/$$target- \
+			Fuzz/.build/fuzz-corpus/$$target Fuzz/corpus/$$target; \
+	done
+
+## fuzz-seeds: regenerate the committed seed corpora (deterministic) with Fuzz's FuzzSeeds tool.
+fuzz-seeds:
+	cd Fuzz && $(SWIFT) build --product FuzzSeeds
+	@for target in $(FUZZ_TARGETS); do Fuzz/.build/debug/FuzzSeeds $$target Fuzz/corpus/$$target; done
 
 ## fmt: format the sources, then lint strictly.
 fmt:

@@ -7,7 +7,9 @@ let package = Package(
     name: "rawcap",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "rawcap", targets: ["rawcap"])
+        .executable(name: "rawcap", targets: ["rawcap"]),
+        // Libraries for the separate Benchmarks/ and Fuzz/ packages, which depend on this one by path.
+        .library(name: "PTP", targets: ["PTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -163,4 +163,25 @@ import WireFormat
         ).ptpipEncoded
         #expect(throws: WireError(.limitExceeded)) { try PTPIPPacket(ptpipEncoded: long) }
     }
+
+    /// Fuzz finding (FuzzPTPIP, first run): a friendly name with invalid UTF-16 (0xDB19 is a high surrogate
+    /// followed by 0x1B1A, not a low one) decodes with U+FFFD, so its bytes cannot come back, but the decoded packet
+    /// is stable: encoding it and decoding again gives the same value.
+    @Test func issue_fuzzNameWithALoneSurrogateDecodesStably() throws {
+        let bytes = hexBytes(
+            """
+            2e 00 00 00 02 00 00 00  01 00 00 00                    // Init Command Ack (46 bytes), connection 1
+            10 11 12 13 14 15 16 17 18 19 11 12 13 14 15 16         // GUID
+            17 18 19 db 1a 1b 1c 1d 1e 1f 43 00 61 00 5e 6d 00 00   // name: 0x1817, 0xDB19 (lone), …, NUL
+            """)
+        let packet = try PTPIPPacket(ptpipEncoded: bytes)
+        guard case .initCommandAck(let ack) = packet else {
+            Issue.record("expected an Init Command Ack")
+            return
+        }
+        #expect(Array(ack.friendlyName.unicodeScalars.prefix(2)) == ["\u{1817}", "\u{FFFD}"])
+        #expect(ack.protocolVersion == nil)
+        #expect(packet.ptpipEncoded != bytes)
+        #expect(try PTPIPPacket(ptpipEncoded: packet.ptpipEncoded) == packet)
+    }
 }

@@ -182,4 +182,20 @@ import WireFormat
         #expect(try await transact(stack, .getStorageIDs, tid: 2, sink: CollectingSink()).code == .ok)
         await stack.stop()
     }
+
+    @Test func aSinkThatRefusesDataLeavesTheConnectionUsable() async throws {
+        let stack = try await PTPIPStack.connect()
+        _ = try await transact(stack, .openSession, tid: 0, [1])
+        let handle = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 400_000))
+        await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [handle.rawValue]), dataOut: nil,
+                dataIn: PTPMemorySink(limit: 1000), timeout: .seconds(2))
+        }
+        // The rest of transaction 1 is skipped; transaction 2 gets its own answer.
+        let sink = CollectingSink()
+        #expect(try await transact(stack, .getStorageIDs, tid: 2, sink: sink).code == .ok)
+        #expect(await sink.bytes == StorageIDArray([StorageID(rawValue: 0x0001_0001)]).ptpEncoded)
+        await stack.stop()
+    }
 }

@@ -261,4 +261,148 @@ import WireFormat
         await #expect(throws: TransportError(.closed)) { try await open(stack) }
         await stack.stop()
     }
+
+    @Test func aSinkThatRefusesDataCancelsTheTransactionAndLeavesTheLinkClean() async throws {
+        let stack = USBStack()
+        try await open(stack)
+        let handle = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 5_000_000))
+        let error = await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [handle.rawValue]), dataOut: nil,
+                dataIn: PTPMemorySink(limit: 100_000), timeout: .seconds(2))
+        }
+        #expect(error?.violation == .unexpectedDataPhase)
+        #expect(await stack.responder.cancelledTransactions == [1])
+        let small = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 10))
+        #expect(try await getObject(stack, small, tid: 2).0 == PatternSource.bytes(0..<10))
+        await stack.stop()
+    }
+
+    @Test func aStallOnBulkOutIsClearedAndTheNextTransactionWorks() async throws {
+        let stack = USBStack()
+        try await open(stack)
+        await stack.device.inject(.stallBulkOut, on: .sendObject)
+        // More than the pipe buffers, so the host is still writing when the device halts the endpoint.
+        let bytes = [UInt8](repeating: 0x42, count: 12 << 20)
+        let error = await #expect(throws: TransportError(.stalled)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .sendObject, transactionID: 1), dataOut: PTPBytesSource(bytes), dataIn: nil,
+                timeout: .seconds(2))
+        }
+        #expect(error?.detail.contains("bulkOut") == true)
+        let response = try await stack.transport.transact(
+            PTPRequest(code: .sendObject, transactionID: 2), dataOut: PTPBytesSource([7]), dataIn: nil,
+            timeout: .seconds(2))
+        #expect(response.code == .ok)
+        #expect(await stack.responder.lastDataOut == [7])
+        await stack.stop()
+    }
+
+    /// Drives the host transport against raw bytes on bulk IN (no device side): what a broken camera could send.
+    private func answer(_ bytes: [UInt8]) async -> (any Error)? {
+        let pipe = InMemoryBulkPipe()
+        let transport = PTPUSBTransport(
+            pipe: pipe, configuration: .init(recoveryTimeout: .milliseconds(50), maxStatusPolls: 1))
+        do {
+            try await pipe.device.writeBulkIn(bytes)
+            _ = try await transport.transact(
+                PTPRequest(code: .getStorageIDs, transactionID: 3), dataOut: nil, dataIn: CollectingSink(),
+                timeout: .seconds(1))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aContainerOfTheWrongTypeIsAProtocolViolation() async throws {
+        let command = USBContainer.command(.getStorageIDs, transactionID: 3, parameters: []).usbEncoded
+        let error = await answer(command) as? PTPError
+        #expect(error?.violation == .unexpectedContainer)
+        let event = USBContainer.event(.objectAdded, transactionID: 3, parameters: [1]).usbEncoded
+        #expect((await answer(event) as? PTPError)?.violation == .unexpectedContainer)
+        let otherCode = USBContainer.data(.getObject, transactionID: 3, payload: [1]).usbEncoded
+        #expect((await answer(otherCode) as? PTPError)?.violation == .unexpectedContainer)
+    }
+
+    @Test func aLengthThatDoesNotFitIsAProtocolViolation() async throws {
+        // A response claiming 14 bytes: parameters must be whole UInt32s.
+        let error = await answer(hexBytes("0e 00 00 00 03 00 01 20 03 00 00 00 00 00")) as? PTPError
+        #expect(error?.violation == .malformedContainer)
+        // A response shorter than its header.
+        #expect(
+            (await answer(hexBytes("08 00 00 00 03 00 01 20 03 00 00 00")) as? PTPError)?.violation
+                == .malformedContainer)
+        // Garbage: an unknown container type.
+        #expect(
+            (await answer(hexBytes("0c 00 00 00 09 00 01 20 03 00 00 00")) as? PTPError)?.violation
+                == .malformedContainer)
+    }
+
+    @Test func endlessLeftoversOfOlderTransactionsAreAViolation() async throws {
+        let old = USBContainer.response(.ok, transactionID: 2, parameters: []).usbEncoded
+        let current = USBContainer.response(.ok, transactionID: 3, parameters: []).usbEncoded
+        // A few leftovers are skipped…
+        #expect(await answer(Array([[UInt8]](repeating: old, count: 3).joined()) + current) == nil)
+        // …an endless stream of them is a broken device.
+        let error = await answer(Array([[UInt8]](repeating: old, count: 40).joined()) + current) as? PTPError
+        #expect(error?.violation == .transactionIDMismatch)
+    }
+
+    /// A source that takes its time, so a cancel finds the device in the middle of producing a chunk.
+    struct SlowSource: PTPDataSource {
+        let byteCount: UInt64 = 8 << 20
+        func read(at offset: UInt64, maxByteCount: Int) async throws -> [UInt8] {
+            try await Task.sleep(for: .milliseconds(1500))
+            return [UInt8](repeating: 0xAB, count: Int(min(UInt64(maxByteCount), byteCount - offset)))
+        }
+    }
+
+    @Test func aDeviceStillBusyAfterACancelIsWaitedForBeforeTheNextTransaction() async throws {
+        let stack = USBStack(
+            device: .init(chunkByteCount: 64 * 1024),
+            transport: .init(
+                transferByteCount: 512, recoveryTimeout: .milliseconds(100), statusPollInterval: .milliseconds(5),
+                maxStatusPolls: 2))
+        try await open(stack)
+        let slow = await stack.responder.add(ObjectInfo(), data: SlowSource())
+        // The sink refuses at once; the device is still inside a 1.5 s read when the two status polls give up.
+        await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [slow.rawValue]), dataOut: nil,
+                dataIn: PTPMemorySink(limit: 10), timeout: .seconds(20))
+        }
+        let small = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 700))
+        // The next transaction first waits for the device to be idle: busy while it still is, clean once it is not.
+        var result: ([UInt8], PTPResponse)?
+        var sawBusy = false
+        for _ in 0..<500 where result == nil {
+            do {
+                result = try await getObject(stack, small, tid: 2)
+            } catch let error as TransportError where error.code == .busy {
+                sawBusy = true
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        #expect(sawBusy)
+        #expect(result?.0 == PatternSource.bytes(0..<700))
+        await stack.stop()
+    }
+
+    /// Found under a loaded test run: when the host cancelled while the device side was blocked writing the last
+    /// chunk of a data phase, that chunk (and the response) landed after the cancel's discard and the device reported
+    /// idle, so the next transaction read stale bytes. Six transactions at once reproduce the timing.
+    @Test(arguments: 0..<6)
+    func issue_cancelWhileTheLastChunkWaitsLeavesNoStaleData(run: Int) async throws {
+        let stack = USBStack()
+        try await open(stack)
+        let big = await stack.responder.add(ObjectInfo(), data: BlockPatternSource(byteCount: 5_000_000))
+        await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await stack.transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [big.rawValue]), dataOut: nil,
+                dataIn: PTPMemorySink(limit: 100_000), timeout: .seconds(2))
+        }
+        let small = await stack.responder.add(ObjectInfo(), data: PatternSource(byteCount: 10))
+        #expect(try await getObject(stack, small, tid: 2).0 == PatternSource.bytes(0..<10))
+        await stack.stop()
+    }
 }

@@ -219,9 +219,22 @@ public actor PTPIPTransport: PTPTransport {
     private struct ReceiveState {
         var started = false
         var ended = false
-        var discarding = false
         var announced: UInt64?
         var received: UInt64 = 0
+        var staleCount = 0
+    }
+
+    /// Most leftovers of older transactions (responses, data phase starts) skipped in one transaction before the
+    /// device counts as broken rather than late.
+    static let maxStaleItems = 16
+
+    private func skipStale(_ packet: PTPIPPacket, _ request: PTPRequest, _ state: inout ReceiveState) throws {
+        logger.debug("skipping \(packet) of an older transaction")
+        state.staleCount += 1
+        guard state.staleCount <= Self.maxStaleItems else {
+            throw violation(
+                .transactionIDMismatch, request, "more than \(Self.maxStaleItems) packets of older transactions")
+        }
     }
 
     private func receive(_ request: PTPRequest, into sink: (any PTPDataSink)?, timeout: Duration) async throws
@@ -240,21 +253,18 @@ public actor PTPIPTransport: PTPTransport {
             switch packet {
             case .startData(let transactionID, let total):
                 if transactionID < id {
-                    state.discarding = true
+                    try skipStale(packet, request, &state)
                     continue
                 }
                 guard transactionID == id else { throw violation(.transactionIDMismatch, request, "\(packet)") }
                 guard let sink, !state.started else { throw violation(.unexpectedDataPhase, request, "\(packet)") }
                 state.started = true
-                state.discarding = false
                 state.announced = total == PTPIPPacket.unknownTotalLength ? nil : total
-                try await sink.dataPhaseWillStart(byteCount: state.announced)
+                try await deliver(request) { try await sink.dataPhaseWillStart(byteCount: state.announced) }
             case .data(let transactionID, let payload), .endData(let transactionID, let payload):
                 let isEnd = packet.type == .endData
-                if transactionID < id || (state.discarding && transactionID != id) {
-                    if isEnd { state.discarding = false }
-                    continue
-                }
+                // Data of an older transaction (one that timed out or was cancelled) is skipped, in any amount.
+                if transactionID < id { continue }
                 guard transactionID == id else { throw violation(.transactionIDMismatch, request, "\(packet)") }
                 guard state.started, !state.ended, let sink else {
                     throw violation(.unexpectedContainer, request, "\(packet) outside a data phase")
@@ -264,7 +274,11 @@ public actor PTPIPTransport: PTPTransport {
                     throw violation(
                         .dataPhaseTooLong, request, "\(state.received) bytes after Start Data announced \(announced)")
                 }
-                if !payload.isEmpty { try await sink.write(payload[...]) }
+                if state.received > WireLimits.maxObjectSize {
+                    throw violation(
+                        .dataPhaseTooLong, request, "over \(WireLimits.maxObjectSize) bytes of unannounced data")
+                }
+                if !payload.isEmpty { try await deliver(request) { try await sink.write(payload[...]) } }
                 if isEnd {
                     state.ended = true
                     if let announced = state.announced, state.received != announced {
@@ -274,7 +288,7 @@ public actor PTPIPTransport: PTPTransport {
                 }
             case .operationResponse(let code, let transactionID, let parameters):
                 if transactionID < id {
-                    logger.debug("skipping an old response \(packet)")
+                    try skipStale(packet, request, &state)
                     continue
                 }
                 guard transactionID == id else { throw violation(.transactionIDMismatch, request, "\(packet)") }
@@ -386,6 +400,17 @@ public actor PTPIPTransport: PTPTransport {
 
     private func violation(_ kind: PTPError.Violation, _ request: PTPRequest, _ detail: String) -> PTPError {
         PTPError(kind, operation: request.code, detail)
+    }
+
+    /// Runs a sink call; when the sink refuses, tells the responder with a Cancel packet (its remaining packets
+    /// are skipped by transaction ID later) and passes the sink's error on.
+    private func deliver(_ request: PTPRequest, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            try? await sendCommand([.cancel(transactionID: request.transactionID)])
+            throw error
+        }
     }
 
     private func checkCancelled(_ request: PTPRequest) async throws {

@@ -43,6 +43,9 @@ public actor USBDeviceSide {
         /// Stall bulk IN instead of sending the data phase and response; the transaction is abandoned and Get
         /// Device Status reports GeneralError with endpoint 0x81 until the host clears the halt.
         case stallBulkIn
+        /// Stall bulk OUT instead of reading the host's data phase; the transaction is abandoned and Get Device
+        /// Status reports GeneralError with endpoint 0x02 until the host clears the halt.
+        case stallBulkOut
         /// Send this many payload bytes of the data phase (rounded down to whole packets), then fall silent and
         /// abandon the transaction, as a camera that hangs does; the host times out.
         case stopDataIn(afterBytes: Int)
@@ -143,6 +146,12 @@ public actor USBDeviceSide {
 
         var dataOut: [UInt8]?
         if await responder.expectsDataOut(request) {
+            if case .stallBulkOut = fault {
+                stallStatus = true
+                await device.stall(.bulkOut)
+                await responder.transactionCancelled(request.transactionID)
+                return
+            }
             dataOut = try await readDataOut(request)
             if abortRequested { return }
         }
@@ -165,18 +174,21 @@ public actor USBDeviceSide {
         if case .dropDataPhase = fault { reply.dataIn = nil }
         if let source = reply.dataIn {
             let completed = try await sendData(source, code: request.code, transactionID: transactionID, fault: fault)
-            if !completed {
-                // A write that was waiting when the host cancelled may have landed after the cancel's discard.
-                if abortRequested { await device.discardBulkIn() }
-                return
-            }
+            if !completed || abortRequested { return await abandonIfCancelled() }
         }
         let response = USBContainer.response(reply.code, transactionID: transactionID, parameters: reply.parameters)
             .usbEncoded
         try await device.writeBulkIn(response)
         // A response that fills whole packets needs a zero-length packet to end the host's transfer.
         if response.count % device.maxPacketSize == 0 { try await device.writeBulkIn([]) }
+        if abortRequested { return await abandonIfCancelled() }
         lastResponse = response
+    }
+
+    /// After a cancel: a write that was waiting for the host when the Cancel request came (the last chunk, the
+    /// response) lands after the request's discard, so discard again before reporting idle.
+    private func abandonIfCancelled() async {
+        if abortRequested { await device.discardBulkIn() }
     }
 
     /// Streams a data phase; returns `false` when a fault or a cancel abandoned the transaction.

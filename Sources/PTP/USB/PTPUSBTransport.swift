@@ -52,6 +52,8 @@ public actor PTPUSBTransport: PTPTransport {
     private var cancelRequested = false
     private var closed = false
     private var failure: TransportError?
+    /// A cancelled transaction the device had not finished aborting when recovery gave up waiting.
+    private var unsettledTransactionID: UInt32?
 
     /// Creates a transport over `pipe`; containers are hex-dumped to `logger` at `.trace`.
     public init(
@@ -76,6 +78,7 @@ public actor PTPUSBTransport: PTPTransport {
         inTransaction = true
         cancelRequested = false
         defer { inTransaction = false }
+        try await settle()
 
         let command = USBContainer.command(
             request.code, transactionID: request.transactionID, parameters: request.parameters)
@@ -226,6 +229,19 @@ public actor PTPUSBTransport: PTPTransport {
         var dataStarted = false
         var discarding = false
         var receivedByteCount: UInt64 = 0
+        var staleCount = 0
+    }
+
+    /// Most leftovers of older transactions (responses, data phases) skipped in one transaction before the device
+    /// counts as broken rather than late.
+    static let maxStaleItems = 16
+
+    private func skipStale(_ request: PTPRequest, _ state: inout ReceiveState) async throws {
+        state.staleCount += 1
+        guard state.staleCount <= Self.maxStaleItems else {
+            throw await violation(
+                .transactionIDMismatch, request, "more than \(Self.maxStaleItems) containers of older transactions")
+        }
     }
 
     private func receive(_ request: PTPRequest, into sink: (any PTPDataSink)?, timeout: Duration) async throws
@@ -269,6 +285,7 @@ public actor PTPUSBTransport: PTPTransport {
                     "USB IN Data(\(code), tid \(transactionID), \(byteCount.map(String.init) ?? "unknown") bytes)")
                 if transactionID < request.transactionID {
                     logger.debug("skipping a data phase of old transaction \(transactionID)")
+                    try await skipStale(request, &state)
                     state.discarding = true
                     continue
                 }
@@ -283,11 +300,11 @@ public actor PTPUSBTransport: PTPTransport {
                     throw await violation(.unexpectedDataPhase, request, "device sent a data phase")
                 }
                 state.dataStarted = true
-                try await sink.dataPhaseWillStart(byteCount: byteCount)
+                try await deliver(request) { try await sink.dataPhaseWillStart(byteCount: byteCount) }
             case .dataBytes(let bytes):
                 if state.discarding { continue }
                 state.receivedByteCount += UInt64(bytes.count)
-                try await sink?.write(bytes)
+                if let sink { try await deliver(request) { try await sink.write(bytes) } }
             case .dataEnd:
                 state.discarding = false
             case .container(.response(let code, let transactionID, let parameters)):
@@ -296,6 +313,7 @@ public actor PTPUSBTransport: PTPTransport {
                 if transactionID < request.transactionID {
                     // libgphoto2 ptp_transaction_new: an older ID is a leftover reply; read on.
                     logger.debug("skipping an old response \(response)")
+                    try await skipStale(request, &state)
                     continue
                 }
                 guard transactionID == request.transactionID else {
@@ -309,6 +327,18 @@ public actor PTPUSBTransport: PTPTransport {
     }
 
     // MARK: Failure and recovery
+
+    /// Runs a sink call; when the sink refuses (a size limit, a full disk), the device is still sending, so the
+    /// transaction is cancelled and the link brought back to idle before the sink's error is passed on.
+    private func deliver(_ request: PTPRequest, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            logger.debug("sink refused data of \(request.code): \(error); cancelling")
+            await recover(request)
+            throw error
+        }
+    }
 
     private func checkUsable() throws {
         if closed { throw TransportError(.closed, "transport closed") }
@@ -369,22 +399,57 @@ public actor PTPUSBTransport: PTPTransport {
         do {
             _ = try await pipe.classRequest(
                 .cancel, data: data.bytes, maxLength: 0, timeout: configuration.recoveryTimeout)
-            for _ in 0..<configuration.maxStatusPolls {
-                let bytes = try await pipe.classRequest(
-                    .getDeviceStatus, data: [], maxLength: 64, timeout: configuration.recoveryTimeout)
-                let status = try USBDeviceStatus(usbEncoded: bytes)
-                logger.debug("device status after cancel: \(status)")
-                for address in status.stalledEndpointAddresses {
-                    try await pipe.clearHalt(address & 0x80 != 0 ? .bulkIn : .bulkOut)
-                }
-                if status.code == .ok { break }
-                try? await Task.sleep(for: configuration.statusPollInterval)
+            if try await waitUntilIdle() {
+                unsettledTransactionID = nil
+            } else {
+                // Still busy: whatever it sends before it is idle belongs to the cancelled transaction, so the next
+                // transaction waits for it first.
+                logger.debug("device still busy after cancelling \(request)")
+                unsettledTransactionID = request.transactionID
             }
         } catch let error as USBPipeError where error.code == .disconnected {
             _ = markDisconnected(error)
         } catch {
             logger.debug("recovery after \(request) incomplete: \(error)")
+            unsettledTransactionID = request.transactionID
         }
         framer.reset()
+    }
+
+    /// Polls Get Device Status until the device reports OK, clearing any halt it lists; `false` when it is still
+    /// busy after ``Configuration/maxStatusPolls`` polls.
+    private func waitUntilIdle() async throws -> Bool {
+        for _ in 0..<configuration.maxStatusPolls {
+            let bytes = try await pipe.classRequest(
+                .getDeviceStatus, data: [], maxLength: 64, timeout: configuration.recoveryTimeout)
+            let status = try USBDeviceStatus(usbEncoded: bytes)
+            logger.debug("device status: \(status)")
+            for address in status.stalledEndpointAddresses {
+                try await pipe.clearHalt(address & 0x80 != 0 ? .bulkIn : .bulkOut)
+            }
+            if status.code == .ok { return true }
+            try? await Task.sleep(for: configuration.statusPollInterval)
+        }
+        return false
+    }
+
+    /// Before a transaction: if the last cancel left the device busy, wait for it to become idle and forget what it
+    /// sent meanwhile.
+    private func settle() async throws {
+        guard let transactionID = unsettledTransactionID else { return }
+        let idle: Bool
+        do {
+            idle = try await waitUntilIdle()
+        } catch let error as USBPipeError {
+            throw error.code == .disconnected
+                ? markDisconnected(error) : TransportError(.ioError, underlyingError: error, "device status")
+        } catch {
+            throw TransportError(.ioError, "device status: \(error)")
+        }
+        guard idle else {
+            throw TransportError(.busy, "device still busy after cancelling transaction \(transactionID)")
+        }
+        framer.reset()
+        unsettledTransactionID = nil
     }
 }

@@ -12,7 +12,9 @@ struct USBStack {
     init(
         responder: TestResponder = TestResponder(), maxPacketSize: Int = 512, interruptMaxPacketSize: Int = 64,
         device configuration: USBDeviceSide.Configuration = .init(),
-        transport transportConfiguration: PTPUSBTransport.Configuration = .init(recoveryTimeout: .milliseconds(500)),
+        // Generous status polling: under a loaded test run the device side can take a while to finish an abort.
+        transport transportConfiguration: PTPUSBTransport.Configuration = .init(
+            recoveryTimeout: .milliseconds(500), maxStatusPolls: 1000),
         logger: Logger = Logger(label: "test.usb")
     ) {
         self.responder = responder

@@ -1,4 +1,5 @@
 import PTP
+import Synchronization
 import WireFormat
 
 /// A small, strict PTP responder for tests: sessions and transaction IDs checked, a few stores, objects and
@@ -55,7 +56,13 @@ actor TestResponder: PTPResponder {
     /// Forgets the open session, as a camera does when its USB connection is re-established.
     func forgetSession() { sessionID = nil }
 
-    func transactionCancelled(_ transactionID: UInt32?) async { cancelledTransactions.append(transactionID) }
+    func transactionCancelled(_ transactionID: UInt32?) async {
+        cancelledTransactions.append(transactionID)
+        // A transaction the device abandoned before answering still used up its ID.
+        if let transactionID, sessionID != nil, transactionID == expectedTransactionID {
+            expectedTransactionID = transactionID + 1
+        }
+    }
 
     func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
         requests.append(request)
@@ -190,6 +197,8 @@ struct PatternSource: PTPDataSource {
 /// A large object made of 4 KiB blocks of one value each: cheap to make and to check in debug builds.
 struct BlockPatternSource: PTPDataSource {
     let byteCount: UInt64
+    /// Counts the bytes handed out, so a test can see how much is in flight between the source and the sink.
+    var produced: ByteCounter?
 
     static func value(at offset: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: (offset >> 12) ^ (offset >> 20) ^ 0x5A) }
 
@@ -206,8 +215,16 @@ struct BlockPatternSource: PTPDataSource {
                 position = blockEnd
             }
         }
+        produced?.add(count)
         return bytes
     }
+}
+
+/// A thread-safe byte count shared between a source and a test.
+final class ByteCounter: Sendable {
+    private let total = Atomic<UInt64>(0)
+    func add(_ count: Int) { total.add(UInt64(count), ordering: .relaxed) }
+    var value: UInt64 { total.load(ordering: .relaxed) }
 }
 
 /// A window onto another source (GetPartialObject's answer).

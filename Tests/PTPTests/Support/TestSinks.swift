@@ -16,12 +16,16 @@ actor MeasuringSink: PTPDataSink {
     private(set) var announced: [UInt64?] = []
     private(set) var mismatchOffset: UInt64?
     private(set) var peakResidentBytes = 0
+    /// The most bytes the source had produced that the sink had not yet received: what the pipeline buffers.
+    private(set) var peakInFlightBytes: UInt64 = 0
     private let expected: (@Sendable (UInt64) -> UInt8)?
     private let checkEvery: UInt64
+    private let produced: ByteCounter?
 
-    init(expected: (@Sendable (UInt64) -> UInt8)? = nil, checkEvery: UInt64 = 1) {
+    init(expected: (@Sendable (UInt64) -> UInt8)? = nil, checkEvery: UInt64 = 1, produced: ByteCounter? = nil) {
         self.expected = expected
         self.checkEvery = checkEvery
+        self.produced = produced
     }
 
     func dataPhaseWillStart(byteCount: UInt64?) async throws { announced.append(byteCount) }
@@ -43,6 +47,7 @@ actor MeasuringSink: PTPDataSink {
                 mismatchOffset = byteCount + UInt64(bytes.count - 1)
             }
         }
+        if let produced { peakInFlightBytes = max(peakInFlightBytes, produced.value - byteCount) }
         byteCount += UInt64(bytes.count)
         chunkCount += 1
         largestChunk = max(largestChunk, bytes.count)

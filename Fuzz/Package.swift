@@ -1,0 +1,28 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// libFuzzer targets for rawcap's parsers of untrusted bytes, kept out of the main package so its build never links
+/// fuzz entry points. `make fuzz` builds every target with `--sanitize=fuzzer --sanitize=address` and runs each for
+/// FUZZ_SECONDS on a seed corpus under corpus/<target>/; FuzzSeeds regenerates those seeds.
+///
+/// To add a target: an executable target here whose `@_cdecl("LLVMFuzzerTestOneInput")` feeds one parser, a case
+/// in FuzzSeeds that writes its seeds, and its name in the Makefile's FUZZ_TARGETS.
+let package = Package(
+    name: "RawcapFuzz",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "rawcap", path: "..")
+    ],
+    targets: [
+        // PTP over USB: the bulk-IN container framer, whole containers, device status blocks.
+        .executableTarget(name: "FuzzPTPContainers", dependencies: [.product(name: "PTP", package: "rawcap")]),
+        // PTP/IP: the packet frame decoder and every packet type's payload.
+        .executableTarget(name: "FuzzPTPIP", dependencies: [.product(name: "PTP", package: "rawcap")]),
+        // PTP datasets and values, one parser chosen by the first byte.
+        .executableTarget(name: "FuzzPTPDatasets", dependencies: [.product(name: "PTP", package: "rawcap")]),
+        // The USB and PTP/IP transports answering one transaction from device bytes the fuzzer writes.
+        .executableTarget(name: "FuzzPTPTransport", dependencies: [.product(name: "PTP", package: "rawcap")]),
+        // Writes the seed corpora (small valid inputs of each kind) into corpus/<target>/.
+        .executableTarget(name: "FuzzSeeds", dependencies: [.product(name: "PTP", package: "rawcap")]),
+    ]
+)

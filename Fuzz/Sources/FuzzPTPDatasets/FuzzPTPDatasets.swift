@@ -1,0 +1,64 @@
+import PTP
+import WireFormat
+
+/// libFuzzer entry point for PTP datasets and values: the first byte picks the parser and the quirks, the rest is
+/// the data phase.
+///
+/// Any `WireError` is a correct outcome. Without quirks, a decoded value must survive an encode and decode
+/// unchanged; with quirks, its encoding must still decode without them.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPTPDatasets(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard size > 0 else { return 0 }
+    let selector = data[0]
+    let bytes = [UInt8](UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let quirks: PTPQuirks = selector & 0x80 != 0 ? [.wideEightBitEnumerations, .unterminatedStrings] : []
+    switch selector & 0x0F {
+    case 0: check(DeviceInfo.self, bytes, quirks)
+    case 1: check(StorageInfo.self, bytes, quirks)
+    case 2: check(ObjectInfo.self, bytes, quirks)
+    case 3: check(DevicePropDesc.self, bytes, quirks)
+    case 4: check(StorageIDArray.self, bytes, quirks)
+    case 5: check(ObjectHandleArray.self, bytes, quirks)
+    case 6: check(SonyExtDeviceInfo.self, bytes, quirks)
+    case 7:
+        // A typed value: two bytes of data type, then the value.
+        guard bytes.count >= 2 else { return 0 }
+        let type = DataTypeCode(rawValue: UInt16(bytes[0]) | UInt16(bytes[1]) << 8)
+        guard let value = try? PTPValue(ptpEncoded: Array(bytes.dropFirst(2)), type: type, quirks: quirks) else {
+            return 0
+        }
+        guard value.dataType == type else { fatalError("value of type \(value.dataType) decoded as \(type)") }
+        let again = try? PTPValue(ptpEncoded: value.ptpEncoded, type: type)
+        if quirks.isEmpty && again != value { fatalError("value round trip failed for \(type)") }
+    case 8:
+        var reader = WireReader(bytes, byteOrder: .little)
+        guard let string = try? PTPString.read(from: &reader, quirks: quirks) else { return 0 }
+        var writer = WireWriter(byteOrder: .little)
+        PTPString.write(string, into: &writer)
+        var back = WireReader(writer.bytes, byteOrder: .little)
+        let again = try? PTPString.read(from: &back)
+        if quirks.isEmpty && again != string { fatalError("string round trip failed") }
+    case 9:
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let date = try? PTPDateTime(ptpString: text) else { return 0 }
+        guard (try? PTPDateTime(ptpString: date.ptpString)) == date else {
+            fatalError("date round trip failed for \(text)")
+        }
+        _ = date.secondsSince1970(localOffsetMinutes: Int(selector) - 128)
+    default:
+        // Everything at once on the same bytes: none may trap.
+        for type in [DeviceInfo.self, StorageInfo.self, ObjectInfo.self, DevicePropDesc.self] as [any PTPDataset.Type] {
+            _ = try? type.init(ptpEncoded: bytes, quirks: quirks)
+        }
+    }
+    return 0
+}
+
+/// Decodes `bytes` as `T`; a success must round-trip (exactly without quirks, and decodably with them).
+func check<T: PTPDataset & Equatable>(_: T.Type, _ bytes: [UInt8], _ quirks: PTPQuirks) {
+    guard let value = try? T(ptpEncoded: bytes, quirks: quirks) else { return }
+    let encoded = value.ptpEncoded
+    guard let again = try? T(ptpEncoded: encoded) else { fatalError("\(T.self) encoding does not decode") }
+    // Not byte-exact: "01 00 00" and "00" are both the empty string, and text after a NUL is dropped.
+    if quirks.isEmpty && again != value { fatalError("\(T.self) round trip failed") }
+}

@@ -1,0 +1,58 @@
+import PTP
+import WireFormat
+
+/// libFuzzer entry point for PTP/IP: the frame decoder over a stream of packets and each packet's payload.
+///
+/// The first byte picks how the stream is cut before it reaches the decoder. Any `WireError` is a correct outcome.
+/// Decoding must not depend on the cut, each packet must consume exactly its Length, and every decoded packet must
+/// survive an encode and decode.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPTPIP(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard size > 0 else { return 0 }
+    let input = [UInt8](UnsafeBufferPointer(start: data, count: size))
+    let step = Int(input[0] % 29) + 1
+    let stream = Array(input.dropFirst())
+
+    let whole = decode(stream, step: stream.count)
+    let split = decode(stream, step: step)
+    if let whole, let split, whole != split { fatalError("decoding depends on how the stream was cut") }
+    if let whole {
+        // Each packet consumed exactly its Length, and survives an encode and decode (names with invalid UTF-16
+        // decode with U+FFFD, so the bytes themselves need not come back).
+        var consumed = 0
+        for packet in whole {
+            let length =
+                Int(stream[consumed]) | Int(stream[consumed + 1]) << 8 | Int(stream[consumed + 2]) << 16
+                | Int(stream[consumed + 3]) << 24
+            consumed += length
+            guard consumed <= stream.count else { fatalError("packet \(packet) claims bytes beyond the stream") }
+            guard (try? PTPIPPacket(ptpipEncoded: packet.ptpipEncoded)) == packet else {
+                fatalError("packet \(packet) does not survive a round trip")
+            }
+        }
+    }
+    if let packet = try? PTPIPPacket(ptpipEncoded: stream) {
+        guard (try? PTPIPPacket(ptpipEncoded: packet.ptpipEncoded)) == packet else {
+            fatalError("whole packet does not survive a round trip")
+        }
+    }
+    return 0
+}
+
+/// Decodes `stream` fed `step` bytes at a time; `nil` when the decoder threw.
+func decode(_ stream: [UInt8], step: Int) -> [PTPIPPacket]? {
+    var decoder = PTPIPFrameDecoder()
+    var packets: [PTPIPPacket] = []
+    var start = 0
+    repeat {
+        let end = min(stream.count, start + max(1, step))
+        decoder.append(stream[start..<end])
+        start = end
+        do {
+            while let packet = try decoder.decode() { packets.append(packet) }
+        } catch {
+            return nil
+        }
+    } while start < stream.count
+    return packets
+}
