@@ -6,9 +6,10 @@
 public struct WireReader: Sendable {
     /// The byte order used by every multi-byte read.
     public let byteOrder: ByteOrder
-    private var bytes: ArraySlice<UInt8>
+    @usableFromInline internal var bytes: ArraySlice<UInt8>
 
     /// Creates a reader over `bytes`; offsets are indices into the slice's base array.
+    @inlinable
     public init(_ bytes: ArraySlice<UInt8>, byteOrder: ByteOrder) {
         self.bytes = bytes
         self.byteOrder = byteOrder
@@ -20,15 +21,19 @@ public struct WireReader: Sendable {
     }
 
     /// The absolute position of the next byte to read.
-    public var offset: Int { bytes.startIndex }
+    @inlinable public var offset: Int { bytes.startIndex }
     /// How many bytes are left.
-    public var remainingCount: Int { bytes.count }
+    @inlinable public var remainingCount: Int { bytes.count }
     /// Whether every byte has been read.
     public var isAtEnd: Bool { bytes.isEmpty }
     /// The bytes not yet read, without consuming them.
     public var remainingBytes: ArraySlice<UInt8> { bytes }
 
     /// Reads one integer in the reader's byte order.
+    ///
+    /// Inlinable so that callers in other modules (every dataset decoder) get a specialised read rather than a
+    /// generic call per field: PTP measured 20,600 DeviceInfo decodes/s before this.
+    @inlinable
     public mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(WireError) -> T {
         let size = MemoryLayout<T>.size
         guard size <= bytes.count else {
@@ -47,6 +52,7 @@ public struct WireReader: Sendable {
     }
 
     /// Reads `count` raw bytes.
+    @inlinable
     public mutating func readBytes(count: Int) throws(WireError) -> ArraySlice<UInt8> {
         try take(count)
     }
@@ -95,7 +101,8 @@ public struct WireReader: Sendable {
         }
     }
 
-    private mutating func take(_ count: Int) throws(WireError) -> ArraySlice<UInt8> {
+    @inlinable
+    internal mutating func take(_ count: Int) throws(WireError) -> ArraySlice<UInt8> {
         guard count >= 0, count <= bytes.count else {
             throw WireError(.truncated, at: offset, "need \(count) bytes, \(bytes.count) left")
         }
