@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "rawcap", targets: ["rawcap"]),
         // Libraries for the separate Benchmarks/ and Fuzz/ packages, which depend on this one by path.
         .library(name: "PTP", targets: ["PTP"]),
+        .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

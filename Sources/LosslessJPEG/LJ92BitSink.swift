@@ -1,9 +1,9 @@
 /// The encoder's output: a growable byte buffer with a 64-bit bit accumulator, MSB first, `0x00` stuffed after
 /// every `0xFF` (T.81 F.1.2.3), 1-bit padding at the end of each entropy-coded segment (T.81 B.1.1.5).
 ///
-/// It produces the same bytes as `WireFormat.BitWriter` (tested), but writes 32 bits at a time with a single store
-/// when none of the four bytes is `0xFF`. Callers must ``reserve(_:)`` room before writing: the hot loop does not
-/// check capacity on every write.
+/// It produces the same bytes as `WireFormat.BitWriter` (tested), but with one 8-byte store per write and no
+/// data-dependent branch unless a byte is `0xFF`. Callers must ``reserve(_:)`` room before writing (8 bytes per
+/// write at most): the hot loop does not check capacity.
 ///
 /// The value owns a manually allocated buffer so that the hot loop can keep the sink in registers: copies share
 /// the buffer, ``reserve(_:)`` may move it, so only the latest copy may be used, and ``takeBytes()`` frees it.
@@ -12,7 +12,8 @@ struct LJ92BitSink {
     private var capacity: Int
     /// Bytes written so far (stuffing included, pending bits excluded).
     private(set) var count = 0
-    // Pending bits, right-aligned in the low `pendingCount` bits; bits above them are stale and ignored.
+    // Pending bits, right-aligned in the low `pendingCount` bits (fewer than 8 between writes); bits above them are
+    // stale and ignored.
     private var accumulator: UInt64 = 0
     private var pendingCount = 0
 
@@ -42,27 +43,44 @@ struct LJ92BitSink {
         }
     }
 
-    /// Appends the low `length` bits of `bits` (`length` ≤ 32, bits above `length` zero).
+    /// Appends the low `length` bits of `bits` (`length` 1…56, bits above `length` zero).
+    ///
+    /// Branch-free in the common case: the pending bits are stored as one big-endian 8-byte word at the output
+    /// position on every call, and the position advances by the whole bytes among them; fewer than 8 bits stay
+    /// pending. Only when one of those bytes is `0xFF` does the slow path write them one by one with stuffing.
+    /// This needs 8 bytes of slack beyond the data, which ``reserve(_:)`` keeps.
     @inline(__always)
     mutating func write(_ bits: UInt64, length: Int) {
-        accumulator = (accumulator &<< UInt64(length)) | bits
+        accumulator = (accumulator &<< UInt64(truncatingIfNeeded: length)) | bits
         pendingCount &+= length
-        if pendingCount >= 32 {
-            pendingCount &-= 32
-            emitWord(UInt32(truncatingIfNeeded: accumulator &>> UInt64(pendingCount)))
+        // Left-align the pending bits (1…63 of them); the stale bits above them fall off.
+        let word = accumulator &<< UInt64(truncatingIfNeeded: 64 &- pendingCount)
+        UnsafeMutableRawPointer(storage + count).storeBytes(of: word.bigEndian, as: UInt64.self)
+        let whole = pendingCount &>> 3
+        // A byte of `word` is 0xFF exactly when the same byte of ~word is zero (the classic "has a zero byte" test
+        // on ~word; it may also flag bytes above a real 0xFF, which only costs a trip down the slow path). Bytes
+        // past the pending bits are zero and a partial byte ends in zeros, so only whole bytes can be 0xFF and the
+        // whole word can be tested.
+        if (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
+            count &+= whole
+        } else {
+            var shift: UInt64 = 56
+            for _ in 0..<whole {
+                emitByte(UInt8(truncatingIfNeeded: word &>> shift))
+                shift &-= 8
+            }
         }
+        pendingCount &= 7
     }
 
     /// Pads the pending bits with 1-bits to a byte boundary and writes them out (the end of a segment).
     mutating func flushWithPadding() {
         reserve(16)
-        let fill = (8 &- pendingCount % 8) % 8
-        accumulator = (accumulator &<< UInt64(fill)) | ((1 &<< UInt64(fill)) &- 1)
-        pendingCount += fill
-        while pendingCount >= 8 {
-            pendingCount -= 8
-            emitByte(UInt8(truncatingIfNeeded: accumulator &>> UInt64(pendingCount)))
-        }
+        guard pendingCount > 0 else { return }
+        let fill = 8 &- pendingCount
+        let byte = (accumulator &<< UInt64(fill)) | ((1 &<< UInt64(fill)) &- 1)
+        emitByte(UInt8(truncatingIfNeeded: byte))
+        pendingCount = 0
     }
 
     /// The bytes written, as an array; frees the buffer, so the sink must not be used afterwards.
@@ -73,22 +91,6 @@ struct LJ92BitSink {
 
     /// Frees the buffer without reading it (when encoding fails half-way).
     func release() { storage.deallocate() }
-
-    @inline(__always)
-    private mutating func emitWord(_ word: UInt32) {
-        // A byte of `word` is 0xFF exactly when the same byte of ~word is zero; this is the classic "has a zero
-        // byte" test applied to ~word.
-        let inverted = ~word
-        if (inverted &- 0x0101_0101) & word & 0x8080_8080 == 0 {
-            UnsafeMutableRawPointer(storage + count).storeBytes(of: word.bigEndian, as: UInt32.self)
-            count &+= 4
-        } else {
-            emitByte(UInt8(truncatingIfNeeded: word &>> 24))
-            emitByte(UInt8(truncatingIfNeeded: word &>> 16))
-            emitByte(UInt8(truncatingIfNeeded: word &>> 8))
-            emitByte(UInt8(truncatingIfNeeded: word))
-        }
-    }
 
     @inline(__always)
     private mutating func emitByte(_ byte: UInt8) {

@@ -41,7 +41,9 @@ struct LJ92BitSource {
             if (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
                 let byteCount = (64 &- cacheBits) &>> 3
                 let bitCount = byteCount &<< 3
-                cache |= (word &>> UInt64(64 &- bitCount)) &<< UInt64(64 &- cacheBits &- bitCount)
+                cache |=
+                    (word &>> UInt64(truncatingIfNeeded: 64 &- bitCount))
+                    &<< UInt64(truncatingIfNeeded: 64 &- cacheBits &- bitCount)
                 cacheBits &+= bitCount
                 position &+= byteCount
                 return
@@ -78,12 +80,12 @@ struct LJ92BitSource {
 
     /// The next `count` bits (1…32) as a number, without consuming them.
     @inline(__always)
-    func peek(_ count: Int) -> UInt32 { UInt32(truncatingIfNeeded: cache &>> UInt64(64 &- count)) }
+    func peek(_ count: Int) -> UInt32 { UInt32(truncatingIfNeeded: cache &>> UInt64(truncatingIfNeeded: 64 &- count)) }
 
     /// Consumes `count` bits (0…32).
     @inline(__always)
     mutating func consume(_ count: Int) {
-        cache = cache &<< UInt64(count)
+        cache = cache &<< UInt64(truncatingIfNeeded: count)
         cacheBits &-= count
     }
 

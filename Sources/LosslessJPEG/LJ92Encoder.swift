@@ -87,11 +87,16 @@ public struct LJ92Encoder: Sendable {
             base: base, rowStride: rowStride, rowCount: rowCount, samplesPerRow: samplesPerRow,
             restartRows: restartRows == 0 ? rowCount : restartRows, initialPrediction: Int32(1 << (precision - 1)))
 
-        // Pass 1: category histogram (one per component) and the largest sample.
-        var histogram = [Int](repeating: 0, count: components * 17)
-        let maximum = histogram.withUnsafeMutableBufferPointer { counts in
+        // Pass 1: category histogram (one per component) and the largest sample. The pass counts into two copies
+        // per component, alternating, so that runs of one category do not wait on the previous increment's store.
+        var copies = [Int](repeating: 0, count: 2 * components * 17)
+        let maximum = copies.withUnsafeMutableBufferPointer { counts in
             LJ92Kernel.dispatch(
                 LJ92HistogramPass(input: input, counts: counts), predictor: predictor, components: components)
+        }
+        var histogram = [Int](repeating: 0, count: components * 17)
+        for copy in 0..<(2 * components) {
+            for category in 0...16 { histogram[(copy % components) * 17 + category] += copies[copy * 17 + category] }
         }
         guard maximum >> precision == 0 else {
             throw LJ92Error(.invalidInput, "a sample is \(maximum), above the \(precision)-bit maximum")
@@ -106,7 +111,7 @@ public struct LJ92Encoder: Sendable {
         for component in 0..<components {
             for category in 0...16 {
                 let entry = codeTable[component * 17 + category]
-                codedBits += histogram[component * 17 + category] * Int((entry >> 32) & 0xFF)
+                codedBits += histogram[component * 17 + category] * LJ92CodeEntry.length(entry)
             }
         }
         let restartCount = (rowCount - 1) / input.restartRows
@@ -115,11 +120,15 @@ public struct LJ92Encoder: Sendable {
         sink.appendRaw(headers(width: width, height: rowCount, tables: huffmanTables))
 
         // Pass 2: entropy coding.
+        let directTable = LJ92EncodingPass.directTable(codeTable, components: components)
         sink = codeTable.withUnsafeBufferPointer { entries in
-            // `components` ≥ 1, so the table has at least 17 entries and a base address.
-            guard let codes = entries.baseAddress else { return sink }
-            return LJ92Kernel.dispatch(
-                LJ92EncodingPass(input: input, codes: codes, sink: sink), predictor: predictor, components: components)
+            directTable.withUnsafeBufferPointer { direct in
+                // `components` ≥ 1, so both tables are non-empty and have base addresses.
+                guard let codes = entries.baseAddress, let directBase = direct.baseAddress else { return sink }
+                let pass = LJ92EncodingPass(
+                    input: input, codes: codes, direct: directBase + LJ92EncodingPass.directReach, sink: sink)
+                return LJ92Kernel.dispatch(pass, predictor: predictor, components: components)
+            }
         }
         sink.flushWithPadding()
         sink.appendRaw([0xFF, JPEGMarker.endOfImage.rawValue])
@@ -183,8 +192,7 @@ public struct LJ92Encoder: Sendable {
         }
     }
 
-    /// Per component and category: the code shifted left by the number of extra bits (low 32 bits), the total
-    /// length in bits 32…39, and the number of extra bits in bits 40…47 (T.81 H.1.2.2: none for category 16).
+    /// A ``LJ92CodeEntry`` per component and category (17 per component).
     private func codeTable(for huffmanTables: [LJ92HuffmanTable], histogram: [Int]) throws(LJ92Error) -> [UInt64] {
         var entries = [UInt64](repeating: 0, count: components * 17)
         for component in 0..<components {
@@ -197,9 +205,8 @@ public struct LJ92Encoder: Sendable {
                     }
                     continue
                 }
-                let extra = category == 16 ? 0 : category
-                entries[component * 17 + category] =
-                    (UInt64(code.code) << UInt64(extra)) | (UInt64(code.length + extra) << 32) | (UInt64(extra) << 40)
+                entries[component * 17 + category] = LJ92CodeEntry.make(
+                    code: code.code, length: code.length, category: category)
             }
         }
         return entries
@@ -271,7 +278,31 @@ struct LJ92EncoderInput {
     let initialPrediction: Int32
 }
 
-/// Pass 1: counts difference categories per component and returns the largest sample (for the range check).
+/// How the encoder stores the code of one category: the Huffman code shifted left by the number of extra bits
+/// (bits 0…31), the mask of the extra bits (bits 32…47) and the total length (bits 48…55). Category 16 has no
+/// extra bits (T.81 H.1.2.2), so its mask is 0.
+enum LJ92CodeEntry {
+    static func make(code: UInt16, length: Int, category: Int) -> UInt64 {
+        let extra = category == 16 ? 0 : category
+        return (UInt64(code) << UInt64(extra)) | (((UInt64(1) << UInt64(extra)) - 1) << 32)
+            | (UInt64(length + extra) << 48)
+    }
+
+    /// The total number of bits written for this category.
+    @inline(__always)
+    static func length(_ entry: UInt64) -> Int { Int(truncatingIfNeeded: entry &>> 48) }
+
+    /// The bits written for `difference`: code then extra bits. Negative differences are sent as difference − 1
+    /// in the extra bits (T.81 F.1.2.1.1); adding the sign (−1 or 0) does that without a branch.
+    @inline(__always)
+    static func bits(_ entry: UInt64, difference: Int32) -> UInt64 {
+        let extra = UInt64(truncatingIfNeeded: UInt32(bitPattern: difference &+ (difference >> 31)))
+        return (entry & 0xFFFF_FFFF) | (extra & ((entry &>> 32) & 0xFFFF))
+    }
+}
+
+/// Pass 1: counts difference categories and returns the largest sample (for the range check). `counts` holds two
+/// histograms of 17 per component; consecutive samples cycle through all of them.
 struct LJ92HistogramPass: LJ92KernelVisitor {
     let input: LJ92EncoderInput
     let counts: UnsafeMutableBufferPointer<Int>
@@ -280,7 +311,8 @@ struct LJ92HistogramPass: LJ92KernelVisitor {
         _: Predictor.Type, _: Components.Type
     ) -> Int {
         let componentCount = Components.count
-        guard let histogram = counts.baseAddress else { return 0 }
+        guard let histograms = counts.baseAddress else { return 0 }
+        let lastHistogram = histograms + (2 &* componentCount &- 1) &* 17
         var largest: UInt16 = 0
         for row in 0..<input.rowCount {
             let current = input.base + row * input.rowStride
@@ -291,52 +323,101 @@ struct LJ92HistogramPass: LJ92KernelVisitor {
                 largest |= sample
                 let prediction = startsInterval ? input.initialPrediction : Int32(above[component])
                 let category = LJ92Kernel.category(ofDifference: Int32(sample) &- prediction).category
-                histogram[component &* 17 &+ category] &+= 1
+                histograms[component &* 17 &+ category] &+= 1
             }
-            var index = componentCount
+            // Chunks of 2 × componentCount samples touch each histogram copy once, at fixed offsets (the inner loop
+            // unrolls); the remainder cycles through the copies.
+            let chunk = 2 &* componentCount
+            var position = componentCount
             let end = input.samplesPerRow
             if startsInterval {
-                while index < end {
-                    for component in 0..<componentCount {
-                        let sample = current[index &+ component]
+                while position &+ chunk <= end {
+                    for copy in 0..<chunk {
+                        let sample = current[position &+ copy]
                         largest |= sample
-                        let difference = Int32(sample) &- Int32(current[index &+ component &- componentCount])
-                        histogram[component &* 17 &+ LJ92Kernel.category(ofDifference: difference).category] &+= 1
+                        let difference = Int32(sample) &- Int32(current[position &+ copy &- componentCount])
+                        histograms[copy &* 17 &+ LJ92Kernel.category(ofDifference: difference).category] &+= 1
                     }
-                    index &+= componentCount
+                    position &+= chunk
                 }
             } else {
-                while index < end {
-                    for component in 0..<componentCount {
-                        let position = index &+ component
-                        let sample = current[position]
+                while position &+ chunk <= end {
+                    for copy in 0..<chunk {
+                        let sample = current[position &+ copy]
                         largest |= sample
-                        let prediction = Predictor.predict(
-                            ra: Int32(current[position &- componentCount]), rb: Int32(above[position]),
-                            rc: Int32(above[position &- componentCount]))
-                        let difference = Int32(sample) &- prediction
-                        histogram[component &* 17 &+ LJ92Kernel.category(ofDifference: difference).category] &+= 1
+                        let prediction = Self.predict(Predictor.self, current, above, position &+ copy, componentCount)
+                        histograms[
+                            copy &* 17 &+ LJ92Kernel.category(ofDifference: Int32(sample) &- prediction).category] &+= 1
                     }
-                    index &+= componentCount
+                    position &+= chunk
                 }
+            }
+            var histogram = histograms
+            while position < end {
+                let sample = current[position]
+                largest |= sample
+                let prediction =
+                    startsInterval
+                    ? Int32(current[position &- componentCount])
+                    : Self.predict(Predictor.self, current, above, position, componentCount)
+                histogram[LJ92Kernel.category(ofDifference: Int32(sample) &- prediction).category] &+= 1
+                histogram = histogram == lastHistogram ? histograms : histogram + 17
+                position &+= 1
             }
         }
         return Int(largest)
+    }
+
+    @inline(__always)
+    private static func predict<Predictor: LJ92PredictorKind>(
+        _: Predictor.Type, _ current: UnsafePointer<UInt16>, _ above: UnsafePointer<UInt16>, _ position: Int,
+        _ componentCount: Int
+    ) -> Int32 {
+        Predictor.predict(
+            ra: Int32(current[position &- componentCount]), rb: Int32(above[position]),
+            rc: Int32(above[position &- componentCount]))
     }
 }
 
 /// Pass 2: writes each difference as its category's Huffman code followed by the extra bits (T.81 H.1.2.2, F.1.2.1),
 /// with RSTn markers between restart intervals. Returns the sink, which may have moved its buffer.
+///
+/// Two tricks keep this loop short. Differences within ±``directReach`` (nearly all of them in sensor data) look up
+/// their complete bits and length in a per-stream table instead of computing category and extra bits. And samples
+/// go out in pairs: both codes are joined and written with one store, which halves the bit-writer work (a pair is
+/// at most 62 bits; the rare pair over 56 bits, only possible with very long codes, is written singly).
 struct LJ92EncodingPass: LJ92KernelVisitor {
+    /// Largest difference magnitude the direct table covers: categories 0…10, 16 KiB per component.
+    static let directReach = 1023
+    static let directStride = 2 * directReach + 1
+
     let input: LJ92EncoderInput
-    /// `LJ92Encoder.codeTable` entries: 17 per component.
+    /// `LJ92CodeEntry` values: 17 per component.
     let codes: UnsafePointer<UInt64>
+    /// Component 0's direct table, centred on difference 0; component k's is ``directStride`` × k further.
+    let direct: UnsafePointer<UInt64>
     let sink: LJ92BitSink
+
+    /// For each component and each difference in ±``directReach``: the bits (low 32) and length (high 32).
+    static func directTable(_ codes: [UInt64], components: Int) -> [UInt64] {
+        var table = [UInt64](repeating: 0, count: components * directStride)
+        for component in 0..<components {
+            for difference in -directReach...directReach {
+                let (category, signed) = LJ92Kernel.category(ofDifference: Int32(difference))
+                let entry = codes[component * 17 + category]
+                table[component * directStride + difference + directReach] =
+                    LJ92CodeEntry.bits(entry, difference: signed) | (UInt64(LJ92CodeEntry.length(entry)) << 32)
+            }
+        }
+        return table
+    }
 
     func visit<Predictor: LJ92PredictorKind, Components: LJ92ComponentCount>(
         _: Predictor.Type, _: Components.Type
     ) -> LJ92BitSink {
         let componentCount = Components.count
+        // Locals rather than `self` fields: the output stores could alias `self` as far as the optimiser knows.
+        let tables = Tables(codes: codes, direct: direct)
         var sink = self.sink
         var restartNumber = 0
         for row in 0..<input.rowCount {
@@ -349,46 +430,102 @@ struct LJ92EncodingPass: LJ92KernelVisitor {
             }
             // A sample costs at most 31 bits; with stuffing, at most 8 bytes.
             sink.reserve(input.samplesPerRow * 8)
+            // The row loop works on a copy whose address never escapes, so its fields live in registers.
+            var writer = sink
             let above = current - input.rowStride
             for component in 0..<componentCount {
                 let prediction = startsInterval ? input.initialPrediction : Int32(above[component])
-                Self.emit(Int32(current[component]) &- prediction, codes + component &* 17, into: &sink)
+                let (bits, length) = tables.code(Int32(current[component]) &- prediction, component: component)
+                writer.write(bits, length: length)
             }
-            var index = componentCount
+            // The rest of the row as one flat loop over pairs of samples; sample `position` belongs to component
+            // `position % componentCount`, tracked incrementally.
+            var component = 0
+            var position = componentCount
             let end = input.samplesPerRow
             if startsInterval {
-                while index < end {
-                    for component in 0..<componentCount {
-                        let position = index &+ component
-                        let difference = Int32(current[position]) &- Int32(current[position &- componentCount])
-                        Self.emit(difference, codes + component &* 17, into: &sink)
-                    }
-                    index &+= componentCount
+                while position &+ 1 < end {
+                    let first = Int32(current[position]) &- Int32(current[position &- componentCount])
+                    let second = Int32(current[position &+ 1]) &- Int32(current[position &+ 1 &- componentCount])
+                    tables.writePair(first, second, &component, componentCount, &writer)
+                    position &+= 2
+                }
+                if position < end {
+                    let difference = Int32(current[position]) &- Int32(current[position &- componentCount])
+                    let (bits, length) = tables.code(difference, component: component)
+                    writer.write(bits, length: length)
                 }
             } else {
-                while index < end {
-                    for component in 0..<componentCount {
-                        let position = index &+ component
-                        let prediction = Predictor.predict(
-                            ra: Int32(current[position &- componentCount]), rb: Int32(above[position]),
-                            rc: Int32(above[position &- componentCount]))
-                        Self.emit(Int32(current[position]) &- prediction, codes + component &* 17, into: &sink)
-                    }
-                    index &+= componentCount
+                while position &+ 1 < end {
+                    let next = position &+ 1
+                    let first =
+                        Int32(current[position])
+                        &- Self.predict(Predictor.self, current, above, position, componentCount)
+                    let second =
+                        Int32(current[next]) &- Self.predict(Predictor.self, current, above, next, componentCount)
+                    tables.writePair(first, second, &component, componentCount, &writer)
+                    position &+= 2
+                }
+                if position < end {
+                    let difference =
+                        Int32(current[position])
+                        &- Self.predict(Predictor.self, current, above, position, componentCount)
+                    let (bits, length) = tables.code(difference, component: component)
+                    writer.write(bits, length: length)
                 }
             }
+            sink = writer
         }
         return sink
     }
 
     @inline(__always)
-    private static func emit(_ difference: Int32, _ table: UnsafePointer<UInt64>, into sink: inout LJ92BitSink) {
-        let (category, signed) = LJ92Kernel.category(ofDifference: difference)
-        let entry = table[category]
-        let extraCount = entry &>> 40
-        // Negative differences are sent as difference − 1 in `extraCount` bits (T.81 F.1.2.1.1); adding the sign
-        // (−1 or 0) does that without a branch.
-        let extra = UInt64(UInt32(bitPattern: signed &+ (signed >> 31))) & ((1 &<< extraCount) &- 1)
-        sink.write((entry & 0xFFFF_FFFF) | extra, length: Int(truncatingIfNeeded: (entry &>> 32) & 0xFF))
+    private static func predict<Predictor: LJ92PredictorKind>(
+        _: Predictor.Type, _ current: UnsafePointer<UInt16>, _ above: UnsafePointer<UInt16>, _ position: Int,
+        _ componentCount: Int
+    ) -> Int32 {
+        Predictor.predict(
+            ra: Int32(current[position &- componentCount]), rb: Int32(above[position]),
+            rc: Int32(above[position &- componentCount]))
+    }
+
+    /// The two code tables, held in registers by the loop.
+    private struct Tables {
+        let codes: UnsafePointer<UInt64>
+        let direct: UnsafePointer<UInt64>
+
+        /// The bits and length that code `difference` for `component`.
+        @inline(__always)
+        func code(_ difference: Int32, component: Int) -> (UInt64, Int) {
+            let (category, signed) = LJ92Kernel.category(ofDifference: difference)
+            let index = Int(truncatingIfNeeded: signed)
+            if UInt(bitPattern: index &+ directReach) < UInt(directStride) {
+                let entry = direct[component &* directStride &+ index]
+                return (entry & 0xFFFF_FFFF, Int(truncatingIfNeeded: entry &>> 32))
+            }
+            let entry = codes[component &* 17 &+ category]
+            return (LJ92CodeEntry.bits(entry, difference: signed), LJ92CodeEntry.length(entry))
+        }
+
+        @inline(__always)
+        func writePair(
+            _ first: Int32, _ second: Int32, _ component: inout Int, _ componentCount: Int,
+            _ writer: inout LJ92BitSink
+        ) {
+            let firstComponent = component
+            var secondComponent = component &+ 1
+            if secondComponent == componentCount { secondComponent = 0 }
+            component = secondComponent &+ 1
+            if component == componentCount { component = 0 }
+            let (firstBits, firstLength) = code(first, component: firstComponent)
+            let (secondBits, secondLength) = code(second, component: secondComponent)
+            let length = firstLength &+ secondLength
+            if length <= 56 {
+                writer.write((firstBits &<< UInt64(truncatingIfNeeded: secondLength)) | secondBits, length: length)
+            } else {
+                writer.write(firstBits, length: firstLength)
+                writer.write(secondBits, length: secondLength)
+            }
+        }
     }
 }
