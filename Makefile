@@ -8,7 +8,7 @@ VENV := .build/venv
 PYTHON := $(VENV)/bin/python
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
 	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv umockdev libumockdev-dev gphoto2
-PYTHON_PACKAGES := numpy rawpy tifffile pidng
+PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs
 DEPS_STAMP := .build/deps.stamp
 
 # Run apt-get as root directly, through sudo otherwise.
@@ -17,7 +17,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Fuzzing (Fuzz/ is its own package): each target in FUZZ_TARGETS is an executable product there, with its seed
 # corpus in Fuzz/corpus/<target>/. New inputs go to Fuzz/.build/fuzz-corpus/<target>/, findings (crash-*, leak-*,
 # timeout-*, oom-*) to Fuzz/.build/findings/<target>-*.
-FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport
+FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport FuzzLJ92
 FUZZ_SECONDS ?= 600
 FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 # SwiftPM passes --sanitize=fuzzer and --sanitize=address to swiftc as two -sanitize= flags and swiftc 6.3.1 keeps
@@ -31,7 +31,8 @@ FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sa
 
 all: build
 
-## deps: install the Debian packages and the Python test tools (rawpy, numpy, tifffile, PiDNG) into .build/venv.
+## deps: install the Debian packages and the Python test tools (rawpy, numpy, tifffile, PiDNG, imagecodecs) into
+## .build/venv. imagecodecs brings libjpeg-turbo 3 (lossless JPEG), liblj92 and jpegsof3: independent LJ92 oracles.
 deps: $(DEPS_STAMP)
 
 $(DEPS_STAMP): Makefile

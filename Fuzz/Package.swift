@@ -22,7 +22,14 @@ let package = Package(
         .executableTarget(name: "FuzzPTPDatasets", dependencies: [.product(name: "PTP", package: "rawcap")]),
         // The USB and PTP/IP transports answering one transaction from device bytes the fuzzer writes.
         .executableTarget(name: "FuzzPTPTransport", dependencies: [.product(name: "PTP", package: "rawcap")]),
+        // LJ92 decoder: frame header, marker segments, Huffman tables, entropy-coded data.
+        .executableTarget(
+            name: "FuzzLJ92", dependencies: [.product(name: "LosslessJPEG", package: "rawcap")]),
         // Writes the seed corpora (small valid inputs of each kind) into corpus/<target>/.
-        .executableTarget(name: "FuzzSeeds", dependencies: [.product(name: "PTP", package: "rawcap")]),
+        .executableTarget(
+            name: "FuzzSeeds",
+            dependencies: [
+                .product(name: "PTP", package: "rawcap"), .product(name: "LosslessJPEG", package: "rawcap"),
+            ]),
     ]
 )
