@@ -19,8 +19,9 @@ struct LJ92BitSource {
     private(set) var cacheBits = 0
     /// Zero bits supplied after the data ended; those still in the cache are its lowest ones.
     private(set) var phantomBits = 0
-    /// Offset of the first bit pattern that matched no code, if any (set by the decoding loop).
-    var invalidCodeOffset: Int?
+    /// Offset near the first bit pattern that matched no code, or −1 (set by the decoding loop; a plain integer
+    /// rather than an optional keeps the loop's state simple for the optimiser).
+    var invalidCodeOffset = -1
 
     init(data: UnsafePointer<UInt8>, start: Int, end: Int) {
         self.data = data
@@ -49,11 +50,19 @@ struct LJ92BitSource {
                 return
             }
         }
-        refillSlowly()
+        self = Self.refilledSlowly(self)
     }
 
+    /// The byte-by-byte refill. It takes and returns the source by value, so the decoding loop never hands out
+    /// the address of its source and the optimiser can keep the source's fields in registers.
     @inline(never)
-    private mutating func refillSlowly() {
+    private static func refilledSlowly(_ source: LJ92BitSource) -> LJ92BitSource {
+        var source = source
+        source.loadBytesSlowly()
+        return source
+    }
+
+    private mutating func loadBytesSlowly() {
         while cacheBits <= 56 {
             var byte: UInt8 = 0
             if position < end {

@@ -32,12 +32,38 @@ enum PredictorAverage: LJ92PredictorKind {
 /// A number of interleaved components (1…4) as a type, so per-pixel loops over components unroll.
 protocol LJ92ComponentCount {
     static var count: Int { get }
+    /// Calls `body` with 0, 1, … count − 1, written out so that each call sees a constant index.
+    static func forEach(_ body: (Int) -> Void)
 }
 
-enum OneComponent: LJ92ComponentCount { static var count: Int { 1 } }
-enum TwoComponents: LJ92ComponentCount { static var count: Int { 2 } }
-enum ThreeComponents: LJ92ComponentCount { static var count: Int { 3 } }
-enum FourComponents: LJ92ComponentCount { static var count: Int { 4 } }
+enum OneComponent: LJ92ComponentCount {
+    static var count: Int { 1 }
+    @inline(__always) static func forEach(_ body: (Int) -> Void) { body(0) }
+}
+enum TwoComponents: LJ92ComponentCount {
+    static var count: Int { 2 }
+    @inline(__always) static func forEach(_ body: (Int) -> Void) {
+        body(0)
+        body(1)
+    }
+}
+enum ThreeComponents: LJ92ComponentCount {
+    static var count: Int { 3 }
+    @inline(__always) static func forEach(_ body: (Int) -> Void) {
+        body(0)
+        body(1)
+        body(2)
+    }
+}
+enum FourComponents: LJ92ComponentCount {
+    static var count: Int { 4 }
+    @inline(__always) static func forEach(_ body: (Int) -> Void) {
+        body(0)
+        body(1)
+        body(2)
+        body(3)
+    }
+}
 
 /// A computation to run with the predictor and component count fixed at compile time.
 protocol LJ92KernelVisitor {

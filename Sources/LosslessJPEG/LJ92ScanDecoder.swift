@@ -28,7 +28,12 @@ struct LJ92ScanDecoder: LJ92KernelVisitor {
     func visit<Predictor: LJ92PredictorKind, Components: LJ92ComponentCount>(
         _: Predictor.Type, _: Components.Type
     ) -> Result<LJ92BitSource, LJ92Error> {
-        let componentCount = Components.count
+        // Everything the loop reads, as locals: the optimiser then keeps the bit source in registers (nothing
+        // takes its address) and selects each component's table at compile time.
+        let scan = ScanComponents(tables: tables, offsets: offsets, count: Components.count)
+        let pixelStride = self.pixelStride
+        let width = self.width
+        let initialPrediction = self.initialPrediction
         var source = self.source
         var restartNumber = 0
         for row in 0..<height {
@@ -36,7 +41,11 @@ struct LJ92ScanDecoder: LJ92KernelVisitor {
             if startsInterval && row > 0 {
                 // T.81 E.2.4 and F.2.2.5: the interval ends byte-aligned with RSTm, m counting 0…7 cyclically.
                 let expected = JPEGMarker.restart(restartNumber)
-                guard let code = source.nextMarker() else {
+                // Through a copy, so that `source` itself never has its address taken.
+                var resynchronised = source
+                let marker = resynchronised.nextMarker()
+                source = resynchronised
+                guard let code = marker else {
                     return .failure(LJ92Error(.truncated, at: source.position, "the data ends before \(expected)"))
                 }
                 guard source.data[code] == expected.rawValue else {
@@ -47,42 +56,49 @@ struct LJ92ScanDecoder: LJ92KernelVisitor {
             }
             let current = output + row * rowStride
             let above = current - rowStride
-            // First pixel: 2^(P−Pt−1) at the start of an interval, Rb otherwise.
-            for component in 0..<componentCount {
-                let position = offsets[component]
-                let prediction = startsInterval ? initialPrediction : Int32(above[position])
-                let difference = Self.decodeDifference(tables[component], &source)
-                current[position] = UInt16(truncatingIfNeeded: prediction &+ difference)
-            }
-            var pixel = 1
             if startsInterval {
-                // The first row of an interval uses Ra throughout (T.81 H.1.2.1).
-                while pixel < width {
-                    let base = pixel &* pixelStride
-                    for component in 0..<componentCount {
-                        let position = base &+ offsets[component]
-                        let difference = Self.decodeDifference(tables[component], &source)
+                // The first row of an interval: 2^(P−Pt−1) for the first pixel, then Ra (T.81 H.1.2.1).
+                Components.forEach { component in
+                    let (table, offset) = scan[component]
+                    let difference = Self.decodeDifference(table, &source)
+                    current[offset] = UInt16(truncatingIfNeeded: initialPrediction &+ difference)
+                }
+                var base = pixelStride
+                for _ in 1..<max(width, 1) {
+                    Components.forEach { component in
+                        let (table, offset) = scan[component]
+                        let position = base &+ offset
+                        let difference = Self.decodeDifference(table, &source)
                         current[position] = UInt16(
                             truncatingIfNeeded: Int32(current[position &- pixelStride]) &+ difference)
                     }
-                    pixel &+= 1
+                    base &+= pixelStride
                 }
             } else {
-                while pixel < width {
-                    let base = pixel &* pixelStride
-                    for component in 0..<componentCount {
-                        let position = base &+ offsets[component]
+                // Other rows: Rb for the first pixel, then the scan's predictor.
+                Components.forEach { component in
+                    let (table, offset) = scan[component]
+                    let difference = Self.decodeDifference(table, &source)
+                    current[offset] = UInt16(truncatingIfNeeded: Int32(above[offset]) &+ difference)
+                }
+                var base = pixelStride
+                for _ in 1..<max(width, 1) {
+                    Components.forEach { component in
+                        let (table, offset) = scan[component]
+                        let position = base &+ offset
                         let prediction = Predictor.predict(
                             ra: Int32(current[position &- pixelStride]), rb: Int32(above[position]),
                             rc: Int32(above[position &- pixelStride]))
-                        let difference = Self.decodeDifference(tables[component], &source)
+                        let difference = Self.decodeDifference(table, &source)
                         current[position] = UInt16(truncatingIfNeeded: prediction &+ difference)
                     }
-                    pixel &+= 1
+                    base &+= pixelStride
                 }
             }
-            if let offset = source.invalidCodeOffset {
-                return .failure(LJ92Error(.invalidCode, at: offset, "bits in row \(row) match no Huffman code"))
+            if source.invalidCodeOffset >= 0 {
+                return .failure(
+                    LJ92Error(
+                        .invalidCode, at: source.invalidCodeOffset, "bits in row \(row) match no Huffman code"))
             }
             if source.hasOverrun {
                 return .failure(
@@ -90,6 +106,33 @@ struct LJ92ScanDecoder: LJ92KernelVisitor {
             }
         }
         return .success(source)
+    }
+
+    /// The scan's components as plain values: up to four tables and output offsets, picked by a constant index.
+    struct ScanComponents {
+        let table0, table1, table2, table3: LJ92DecodingTable.Pointers
+        let offset0, offset1, offset2, offset3: Int
+
+        init(tables: UnsafePointer<LJ92DecodingTable.Pointers>, offsets: UnsafePointer<Int>, count: Int) {
+            table0 = tables[0]
+            table1 = tables[min(1, count - 1)]
+            table2 = tables[min(2, count - 1)]
+            table3 = tables[min(3, count - 1)]
+            offset0 = offsets[0]
+            offset1 = offsets[min(1, count - 1)]
+            offset2 = offsets[min(2, count - 1)]
+            offset3 = offsets[min(3, count - 1)]
+        }
+
+        @inline(__always)
+        subscript(component: Int) -> (LJ92DecodingTable.Pointers, Int) {
+            switch component {
+            case 0: (table0, offset0)
+            case 1: (table1, offset1)
+            case 2: (table2, offset2)
+            default: (table3, offset3)
+            }
+        }
     }
 
     /// Decodes one difference: Huffman code, then extra bits (T.81 F.2.2.1, Figures F.12 and F.16; H.1.2.2).
@@ -101,39 +144,43 @@ struct LJ92ScanDecoder: LJ92KernelVisitor {
             source.consume(Int(truncatingIfNeeded: entry & 0x1F))
             return Int32(truncatingIfNeeded: entry &>> 16)
         }
-        return decodeSlowly(entry, table, &source)
+        let (difference, consumed) = decodeSlowly(entry, table, cache: source.cache)
+        guard consumed > 0 else {
+            if source.invalidCodeOffset < 0 { source.invalidCodeOffset = source.position }
+            return 0
+        }
+        source.consume(consumed)
+        return difference
     }
 
-    /// Codes whose extra bits do not fit the lookup, and codes longer than the lookup.
+    /// Codes whose extra bits do not fit the lookup, and codes longer than the lookup, read from the next bits
+    /// (`cache`, at least 32 of them loaded). Returns the difference and the bits it takes, or 0 bits when no code
+    /// matches. A pure function of its arguments, so calling it does not pin the bit source in memory.
     @inline(never)
     static func decodeSlowly(
-        _ entry: UInt32, _ table: LJ92DecodingTable.Pointers, _ source: inout LJ92BitSource
-    ) -> Int32 {
+        _ entry: UInt32, _ table: LJ92DecodingTable.Pointers, cache: UInt64
+    ) -> (difference: Int32, consumed: Int) {
         var category: Int
+        var length: Int
         if entry & LJ92DecodingTable.codeOnlyFlag != 0 {
-            source.consume(Int(entry & 0x1F))
+            length = Int(entry & 0x1F)
             category = Int((entry &>> 8) & 0x1F)
         } else {
             // T.81 Figure F.16 from the first length the lookup does not cover.
-            var length = LJ92DecodingTable.lookupBits + 1
+            length = LJ92DecodingTable.lookupBits + 1
             while true {
-                guard length <= 16 else {
-                    if source.invalidCodeOffset == nil { source.invalidCodeOffset = source.position }
-                    return 0
-                }
-                let code = Int32(source.peek(length))
+                guard length <= 16 else { return (0, 0) }
+                let code = Int32(truncatingIfNeeded: cache &>> UInt64(64 &- length))
                 if code <= table.maxCode[length] {
                     category = Int(table.values[Int(code &+ table.symbolOffset[length])])
-                    source.consume(length)
                     break
                 }
                 length += 1
             }
         }
-        if category == 0 { return 0 }
-        if category == 16 { return 32768 }
-        let extra = Int(source.peek(category))
-        source.consume(category)
-        return LJ92DecodingTable.difference(category: category, extra: extra)
+        if category == 0 { return (0, length) }
+        if category == 16 { return (32768, length) }
+        let extra = Int(truncatingIfNeeded: (cache &<< UInt64(length)) &>> UInt64(64 &- category))
+        return (LJ92DecodingTable.difference(category: category, extra: extra), length &+ category)
     }
 }
