@@ -74,3 +74,10 @@ public struct LJ92Error: Error, Hashable, Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension LJ92Error {
+    /// The same error with its offset moved from buffer-relative to absolute.
+    func shifted(by base: Int) -> LJ92Error {
+        LJ92Error(code, at: offset.map { $0 + base }, detail)
+    }
+}

@@ -1,78 +1,19 @@
-// Compile-time predictor and component-count types for the hot loops. The encoder and decoder kernels are
-// generic over both, so each of the 7 × 4 combinations is specialised with the predictor inlined and the
-// per-pixel component loop unrolled; `LJ92Kernel.dispatch` picks the specialisation once per stream.
-
-/// A predictor of T.81 Table H.1 as a type, so a kernel generic over it inlines the arithmetic.
-protocol LJ92PredictorKind {
-    static func predict(ra: Int32, rb: Int32, rc: Int32) -> Int32
-}
-
-enum PredictorRa: LJ92PredictorKind {
-    @inline(__always) static func predict(ra: Int32, rb: Int32, rc: Int32) -> Int32 { ra }
-}
-enum PredictorRb: LJ92PredictorKind {
-    @inline(__always) static func predict(ra: Int32, rb: Int32, rc: Int32) -> Int32 { rb }
-}
-enum PredictorRc: LJ92PredictorKind {
-    @inline(__always) static func predict(ra: Int32, rb: Int32, rc: Int32) -> Int32 { rc }
-}
-enum PredictorGradient: LJ92PredictorKind {
-    @inline(__always) static func predict(ra: Int32, rb: Int32, rc: Int32) -> Int32 { ra &+ rb &- rc }
-}
-enum PredictorRaHalfGradient: LJ92PredictorKind {
-    @inline(__always) static func predict(ra: Int32, rb: Int32, rc: Int32) -> Int32 { ra &+ ((rb &- rc) >> 1) }
-}
-enum PredictorRbHalfGradient: LJ92PredictorKind {
-    @inline(__always) static func predict(ra: Int32, rb: Int32, rc: Int32) -> Int32 { rb &+ ((ra &- rc) >> 1) }
-}
-enum PredictorAverage: LJ92PredictorKind {
-    @inline(__always) static func predict(ra: Int32, rb: Int32, rc: Int32) -> Int32 { (ra &+ rb) >> 1 }
-}
-
-/// A number of interleaved components (1…4) as a type, so per-pixel loops over components unroll.
-protocol LJ92ComponentCount {
-    static var count: Int { get }
-    /// Calls `body` with 0, 1, … count − 1, written out so that each call sees a constant index.
-    static func forEach(_ body: (Int) -> Void)
-}
-
-enum OneComponent: LJ92ComponentCount {
-    static var count: Int { 1 }
-    @inline(__always) static func forEach(_ body: (Int) -> Void) { body(0) }
-}
-enum TwoComponents: LJ92ComponentCount {
-    static var count: Int { 2 }
-    @inline(__always) static func forEach(_ body: (Int) -> Void) {
-        body(0)
-        body(1)
-    }
-}
-enum ThreeComponents: LJ92ComponentCount {
-    static var count: Int { 3 }
-    @inline(__always) static func forEach(_ body: (Int) -> Void) {
-        body(0)
-        body(1)
-        body(2)
-    }
-}
-enum FourComponents: LJ92ComponentCount {
-    static var count: Int { 4 }
-    @inline(__always) static func forEach(_ body: (Int) -> Void) {
-        body(0)
-        body(1)
-        body(2)
-        body(3)
-    }
-}
-
-/// A computation to run with the predictor and component count fixed at compile time.
+/// A computation to run with the predictor and component count fixed at compile time: the encoder's two passes and
+/// the scan decoder.
 protocol LJ92KernelVisitor {
+    /// What the computation returns.
     associatedtype Output
+    /// Runs the computation; called once per stream (or scan) through ``LJ92Kernel/dispatch(_:predictor:components:)``.
     func visit<Predictor: LJ92PredictorKind, Components: LJ92ComponentCount>(
         _ predictor: Predictor.Type, _ components: Components.Type
     ) -> Output
 }
 
+/// The shared pieces of the hot loops.
+///
+/// The encoder and decoder kernels are generic over an ``LJ92PredictorKind`` and an ``LJ92ComponentCount``, so
+/// each of the 7 × 4 combinations is compiled with the predictor inlined and the per-pixel component loop unrolled;
+/// ``dispatch(_:predictor:components:)`` picks the specialisation once per stream rather than branching per sample.
 enum LJ92Kernel {
     /// Runs `visitor` specialised for `predictor` (1…7) and `components` (1…4); callers validate both first.
     static func dispatch<Visitor: LJ92KernelVisitor>(
@@ -89,6 +30,7 @@ enum LJ92Kernel {
         }
     }
 
+    /// The second half of the dispatch: the component count, with the predictor already a type.
     private static func dispatch<Visitor: LJ92KernelVisitor, Predictor: LJ92PredictorKind>(
         _ visitor: Visitor, _ predictor: Predictor.Type, components: Int
     ) -> Visitor.Output {
@@ -101,7 +43,8 @@ enum LJ92Kernel {
     }
 
     /// The difference category SSSS of a difference taken modulo 2^16 (T.81 Table H.2): the bit length of its
-    /// magnitude as a signed 16-bit value, so −32768 (0x8000) is category 16.
+    /// magnitude as a signed 16-bit value, so −32768 (0x8000) is category 16. Also returns that signed value, from
+    /// which the extra bits are taken (T.81 F.1.2.1.1).
     @inline(__always)
     static func category(ofDifference difference: Int32) -> (category: Int, signed: Int32) {
         let signed = Int32(Int16(truncatingIfNeeded: difference))

@@ -17,6 +17,7 @@ struct LJ92ScanDecoder: LJ92KernelVisitor {
     let restartRows: Int
     /// 2^(P−Pt−1), the prediction for the first sample of the scan and of each restart interval.
     let initialPrediction: Int32
+    /// The first sample of the frame's first row in the caller's buffer.
     let output: UnsafeMutablePointer<UInt16>
     /// For each scan component, its position within an output pixel.
     let offsets: UnsafePointer<Int>
