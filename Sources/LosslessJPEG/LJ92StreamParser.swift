@@ -16,8 +16,11 @@ struct LJ92StreamParser {
     let bytes: ArraySlice<UInt8>
     /// Absolute index of the next byte to parse.
     private var position: Int
-    /// Decoding tables by destination Th (0…3).
-    private var tables = [LJ92DecodingTable?](repeating: nil, count: 4)
+    /// Huffman tables by destination Th (0…3), as the last DHT defined them.
+    private var tables = [LJ92HuffmanTable?](repeating: nil, count: 4)
+    /// Their decoding structures, built when a scan first uses a table: a stream of many DHT segments then costs
+    /// time in proportion to its length, not 16 KiB of lookup table per segment.
+    private var decodingTables = [LJ92DecodingTable?](repeating: nil, count: 4)
     /// Restart interval Ri in MCUs; 0 when restarts are off.
     private var restartInterval = 0
     /// The frame header, once SOF3 has been read.
@@ -254,7 +257,8 @@ struct LJ92StreamParser {
                 } catch {
                     throw LJ92Error(error.code, at: offset, "table \(destination): \(error.detail)")
                 }
-                tables[destination] = LJ92DecodingTable(table)
+                tables[destination] = table
+                decodingTables[destination] = nil
             }
         } catch {
             throw Self.wrap(error, while: "reading DHT")
@@ -297,10 +301,12 @@ struct LJ92StreamParser {
                 }
                 // Td selects the table; Ta (the low nibble) names an AC table, which lossless coding has none of.
                 let destination = Int(destinations >> 4)
-                guard destination <= 3, let table = tables[destination] else {
+                guard destination <= 3, let definition = tables[destination] else {
                     throw LJ92Error(
                         .missingTable, at: offset, "component \(identifier) uses undefined table \(destination)")
                 }
+                let table = decodingTables[destination] ?? LJ92DecodingTable(definition)
+                decodingTables[destination] = table
                 offsets.append(index)
                 scanTables.append(table)
             }

@@ -111,6 +111,18 @@ import Testing
         #expect(throws: LJ92Error(.invalidTable)) { try LJ92Decoder.decode(Self.stream(dht: badValue)) }
     }
 
+    /// Tables are built when a scan uses them, so a stream of many DHT segments costs time in proportion to its
+    /// length; the definition in force at SOS is the last one.
+    @Test func manyTableRedefinitionsAreCheapAndTheLastOneWins() throws {
+        // A table that codes only category 1 makes every difference ±1, so the samples would change.
+        let wrong: [UInt8] = [0xFF, 0xC4, 0x00, 0x14, 0x00, 0x01] + [UInt8](repeating: 0, count: 15) + [0x01]
+        let right: [UInt8] = [0xFF, 0xC4, 0x00, 0x14, 0x00, 0x01] + [UInt8](repeating: 0, count: 15) + [0x00]
+        var redefinitions: [UInt8] = []
+        for _ in 0..<5000 { redefinitions += wrong }
+        let bytes = Self.stream(dht: redefinitions + right)
+        #expect(try LJ92Decoder.decode(bytes).samples == [UInt16](repeating: 128, count: 8))
+    }
+
     @Test func missingTablesAreNamed() {
         #expect(throws: LJ92Error(.missingTable)) { try LJ92Decoder.decode(Self.stream(dht: [])) }
         #expect(throws: LJ92Error(.missingTable)) { try LJ92Decoder.decode(Self.stream(tableID: 1)) }
