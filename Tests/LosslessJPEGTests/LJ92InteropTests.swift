@@ -19,9 +19,24 @@ import Testing
         let decoders: [String]
     }
 
+    /// Runs a program to completion on a Dispatch thread and waits without blocking.
+    ///
+    /// `Subprocess.run` blocks its thread until the child exits. Called directly from a test it would hold one of the
+    /// few threads of Swift's cooperative pool (two on this machine) for seconds, stalling every other test,
+    /// including PTP timeout tests that then miss their deadlines.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> Subprocess.Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try Subprocess.run(executable, arguments) })
+            }
+        }
+    }
+
     /// Writes the cases into `directory` with a manifest, runs the Python decoder script, and returns its verdicts:
     /// one "name decoder OK|MISMATCH|ERROR …" line per case and decoder.
-    func runExternalDecoders(_ cases: [Case], python: String, in directory: TemporaryDirectory) throws -> [String] {
+    func runExternalDecoders(
+        _ cases: [Case], python: String, in directory: TemporaryDirectory
+    ) async throws -> [String] {
         var manifest: [[String: Any]] = []
         for item in cases {
             try Data(item.stream).write(to: directory.file("\(item.name).jpg"))
@@ -30,7 +45,7 @@ import Testing
             manifest.append(["name": item.name, "decoders": item.decoders])
         }
         try JSONSerialization.data(withJSONObject: manifest).write(to: directory.file("manifest.json"))
-        let result = try Subprocess.run(python, ["-c", Self.decodeScript, directory.url.path])
+        let result = try await Self.run(python, ["-c", Self.decodeScript, directory.url.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         return result.output.split(separator: "\n").map(String.init)
     }
@@ -51,7 +66,7 @@ import Testing
                     print(case["name"], decoder, "ERROR", type(error).__name__, str(error).replace("\\n", " "))
         """
 
-    @Test func libjpegTurboDecodesOurStreams() throws {
+    @Test func libjpegTurboDecodesOurStreams() async throws {
         let python = try ExternalTool.requirePython(modules: ["numpy", "imagecodecs"])
         let directory = try TemporaryDirectory("lj92-ours")
         var cases: [Case] = []
@@ -76,13 +91,13 @@ import Testing
                 }
             }
         }
-        let verdicts = try runExternalDecoders(cases, python: python, in: directory)
+        let verdicts = try await runExternalDecoders(cases, python: python, in: directory)
         #expect(verdicts.count == cases.count)
         for verdict in verdicts { #expect(verdict.hasSuffix(" OK"), "\(verdict)") }
     }
 
     /// The DNG case: 12/14/16-bit, predictor 1, one or two components (a CFA tile) and three (LinearRaw).
-    @Test func otherDecodersReadDNGStyleStreams() throws {
+    @Test func otherDecodersReadDNGStyleStreams() async throws {
         let python = try ExternalTool.requirePython(modules: ["numpy", "imagecodecs"])
         let directory = try TemporaryDirectory("lj92-dng")
         var cases: [Case] = []
@@ -97,12 +112,12 @@ import Testing
                         samples: samples, decoders: ["jpeg8_decode", "ljpeg_decode", "jpegsof3_decode"]))
             }
         }
-        let verdicts = try runExternalDecoders(cases, python: python, in: directory)
+        let verdicts = try await runExternalDecoders(cases, python: python, in: directory)
         #expect(verdicts.count == cases.count * 3)
         for verdict in verdicts { #expect(verdict.hasSuffix(" OK"), "\(verdict)") }
     }
 
-    @Test func weDecodeLibjpegTurboStreams() throws {
+    @Test func weDecodeLibjpegTurboStreams() async throws {
         let python = try ExternalTool.requirePython(modules: ["numpy", "imagecodecs"])
         let directory = try TemporaryDirectory("lj92-turbo")
         let script = """
@@ -130,7 +145,7 @@ import Testing
                         data.astype("<u2").tofile(f"{d}/{name}.u16")
                         print(name)
             """
-        let result = try Subprocess.run(python, ["-c", script, directory.url.path])
+        let result = try await Self.run(python, ["-c", script, directory.url.path])
         try #require(result.status == 0, "\(result.errorOutput)")
         let names = result.output.split(separator: "\n").map(String.init)
         #expect(names.count == 7 * 4 * 7)
@@ -145,7 +160,7 @@ import Testing
 
     /// LibRaw decodes a CFA DNG whose raw data is our tiles: 256 × 256 tiles of a 600 × 400 14-bit frame (so the
     /// right and bottom tiles are padded), each a 128 × 256 × 2-component stream with predictor 1.
-    @Test func libRawReadsADNGOfOurTiles() throws {
+    @Test func libRawReadsADNGOfOurTiles() async throws {
         let python = try ExternalTool.requirePython(modules: ["numpy", "rawpy", "tifffile"])
         let directory = try TemporaryDirectory("lj92-dng-tiles")
         let width = 600
@@ -178,7 +193,7 @@ import Testing
             expected = np.fromfile(f"{d}/plane.u16", dtype="<u2").reshape(height, width)
             print("shape", raw.shape, "equal", bool(raw.shape == expected.shape and (raw == expected).all()))
             """
-        let result = try Subprocess.run(
+        let result = try await Self.run(
             python, ["-c", script, directory.url.path, "\(width)", "\(height)", "\(tiles.count)"])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output.contains("shape (400, 600) equal True"), "\(result.output)")
