@@ -138,15 +138,19 @@ import WireFormat
     @Test func aTimeoutLeavesTheConnectionUsable() async throws {
         let stack = try await PTPIPStack.connect()
         _ = try await transact(stack, .openSession, tid: 0, [1])
-        await stack.device.inject(.delay(.milliseconds(400)))
+        // The device answers 3 s late; the host waits 100 ms. The margin is wide so a loaded machine (a full test
+        // run on 2 busy cores) still sees the timeout first; 400 ms against 100 ms failed under load.
+        await stack.device.inject(.delay(.seconds(3)))
         await #expect(throws: TransportError(.timeout)) {
             _ = try await stack.transport.transact(
                 PTPRequest(code: .getStorageIDs, transactionID: 1), dataOut: nil, dataIn: CollectingSink(),
                 timeout: .milliseconds(100))
         }
-        // The late answer to transaction 1 arrives first and is skipped.
+        // The late answer to transaction 1 arrives first and is skipped (a wait longer than the device's delay).
         let sink = CollectingSink()
-        #expect(try await transact(stack, .getStorageIDs, tid: 2, sink: sink).code == .ok)
+        let response = try await stack.transport.transact(
+            PTPRequest(code: .getStorageIDs, transactionID: 2), dataOut: nil, dataIn: sink, timeout: .seconds(10))
+        #expect(response.code == .ok)
         #expect(await sink.bytes == StorageIDArray([StorageID(rawValue: 0x0001_0001)]).ptpEncoded)
         await stack.stop()
     }

@@ -349,10 +349,28 @@ import WireFormat
     }
 
     /// A source that takes its time, so a cancel finds the device in the middle of producing a chunk.
+    /// A device-side read that blocks until the test opens the gate, so "the device is still busy" does not depend
+    /// on how fast a loaded machine runs the host's recovery (a fixed sleep made the test flaky under load).
+    actor Gate {
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+        func wait() async {
+            if isOpen { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        func open() {
+            isOpen = true
+            waiters.forEach { $0.resume() }
+            waiters = []
+        }
+    }
+
     struct SlowSource: PTPDataSource {
         let byteCount: UInt64 = 8 << 20
+        let gate: Gate
         func read(at offset: UInt64, maxByteCount: Int) async throws -> [UInt8] {
-            try await Task.sleep(for: .milliseconds(1500))
+            // The first chunk goes out at once (the host's sink refuses it); every later read waits for the gate.
+            if offset > 0 { await gate.wait() }
             return [UInt8](repeating: 0xAB, count: Int(min(UInt64(maxByteCount), byteCount - offset)))
         }
     }
@@ -364,8 +382,9 @@ import WireFormat
                 transferByteCount: 512, recoveryTimeout: .milliseconds(100), statusPollInterval: .milliseconds(5),
                 maxStatusPolls: 2))
         try await open(stack)
-        let slow = await stack.responder.add(ObjectInfo(), data: SlowSource())
-        // The sink refuses at once; the device is still inside a 1.5 s read when the two status polls give up.
+        let gate = Gate()
+        let slow = await stack.responder.add(ObjectInfo(), data: SlowSource(gate: gate))
+        // The sink refuses at once; the device stays inside its read (the gate is shut) while the status polls give up.
         await #expect(throws: PTPError(.protocolViolation)) {
             _ = try await stack.transport.transact(
                 PTPRequest(code: .getObject, transactionID: 1, parameters: [slow.rawValue]), dataOut: nil,
@@ -380,6 +399,7 @@ import WireFormat
                 result = try await getObject(stack, small, tid: 2)
             } catch let error as TransportError where error.code == .busy {
                 sawBusy = true
+                await gate.open()  // now let the device finish its read and go idle
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
