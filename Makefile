@@ -6,7 +6,7 @@ CONFIG ?= debug
 VENV := .build/venv
 PYTHON := $(VENV)/bin/python
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
-	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv
+	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev
 PYTHON_PACKAGES := numpy rawpy tifffile pidng
 DEPS_STAMP := .build/deps.stamp
 

@@ -19,6 +19,9 @@ let package = Package(
         // LibRaw's pkg-config file carries -fopenmp, which SwiftPM rejects: the module map links raw_r directly.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // OpenSSL's libcrypto for MD5 (DNG NewRawImageDigest) and SHA-256 (file checksums): already on every Debian
+        // machine, and it avoids building BoringSSL through swift-crypto on every CI run.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Pure code.
         .target(name: "WireFormat"),
@@ -33,7 +36,8 @@ let package = Package(
 
         // Codecs and adapters.
         .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
-        .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG"]),
+        .target(
+            name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "CCrypto"]),
 
         // The command line.
         .target(
@@ -57,7 +61,11 @@ let package = Package(
             dependencies: ["PTP", "WireFormat", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
-        .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
+        .testTarget(
+            name: "DNGTests",
+            dependencies: [
+                "DNG", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "TestSupport",
+            ]),
         .testTarget(name: "RawcapCLITests", dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "TestSupport"]),
     ]
 )
