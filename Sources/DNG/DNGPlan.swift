@@ -16,11 +16,16 @@ public struct DNGPlan: Sendable, CustomStringConvertible {
     /// - Throws: ``DNGError/Code/doesNotFit`` when the pixel data would push offsets past 4 GiB, which classic TIFF
     ///   cannot address (rawcap does not write BigTIFF: DNG readers rarely accept it, DNG 1.7 p.17-18).
     public init(root: DNGDirectory) throws(DNGError) {
-        let (total, overflow) = root.imageByteCount.addingReportingOverflow(Self.directoryAllowance)
-        guard !overflow, total <= Int(UInt32.max) else {
-            throw DNGError(.doesNotFit, "\(root.imageByteCount) bytes of pixel data exceed a classic TIFF's 4 GiB")
-        }
+        try Self.checkFits(imageByteCount: root.imageByteCount)
         self.root = root
+    }
+
+    /// Throws unless `imageByteCount` bytes of pixel data plus the directories stay within 32-bit offsets.
+    static func checkFits(imageByteCount: Int) throws(DNGError) {
+        let (total, overflow) = imageByteCount.addingReportingOverflow(directoryAllowance)
+        guard !overflow, total <= Int(UInt32.max) else {
+            throw DNGError(.doesNotFit, "\(imageByteCount) bytes of pixel data exceed a classic TIFF's 4 GiB")
+        }
     }
 
     /// The raw image IFD: the first directory (IFD0 or a SubIFD) with NewSubFileType 0.
