@@ -65,7 +65,9 @@ let package = Package(
             name: "DNGTests",
             dependencies: [
                 "DNG", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "TestSupport",
-            ]),
+            ],
+            // Python helpers the interop tests run with the venv's interpreter (rawpy, tifffile).
+            exclude: ["Scripts"]),
         .testTarget(name: "RawcapCLITests", dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "TestSupport"]),
     ]
 )

@@ -1,6 +1,5 @@
 import CLibTIFF
 import RawImage
-import WireFormat
 
 #if canImport(Glibc)
     import Glibc
@@ -84,58 +83,10 @@ public enum DNGWriter {
         }
         TIFFClose(tif)
         if let ioError = context.ioError { throw ioError }
-        try retypeIFDPointers(fileDescriptor: fileDescriptor, name: name)
+        try DirectoryFixup(fileDescriptor: fileDescriptor, name: name).apply(to: plan)
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else { throw DNGError.system("fstat", path: name, errno: errno) }
         return Result(byteCount: Int(info.st_size), warnings: context.warnings)
-    }
-}
-
-extension DNGWriter {
-    /// Rewrites the type of IFD0's SubIFDs and ExifIFD entries from IFD (13) to LONG (4).
-    ///
-    /// libtiff writes both pointers with the IFD type of TIFF Technical Note 1. That is legal, but EXIF 2.32 §4.6.3
-    /// specifies LONG for ExifIFD, the DNG SDK writes LONG for SubIFDs, and `exiftool -validate` warns "Non-standard
-    /// format (ifd)". Both types hold the same 32-bit offset, so only the two type bytes of each entry change.
-    static func retypeIFDPointers(fileDescriptor: Int32, name: String) throws(DNGError) {
-        func readBytes(_ count: Int, at offset: Int) throws(DNGError) -> [UInt8] {
-            var bytes = [UInt8](repeating: 0, count: count)
-            let done = bytes.withUnsafeMutableBytes { pread(fileDescriptor, $0.baseAddress, count, off_t(offset)) }
-            guard done == count else { throw DNGError.system("pread", path: name, errno: done < 0 ? errno : EIO) }
-            return bytes
-        }
-        func parse<T>(_ bytes: [UInt8], _ body: (inout WireReader) throws(WireError) -> T) throws(DNGError) -> T {
-            var reader = WireReader(bytes, byteOrder: .little)
-            do throws(WireError) {
-                return try body(&reader)
-            } catch {
-                throw DNGError(.libtiff, path: name, "libtiff wrote an IFD0 rawcap cannot read back: \(error)")
-            }
-        }
-        let directoryOffset = try parse(try readBytes(8, at: 0)) { reader throws(WireError) in
-            guard try reader.read(UInt16.self) == 0x4949, try reader.read(UInt16.self) == 42 else {
-                throw WireError(.invalidValue, at: 0, "not a little-endian classic TIFF")
-            }
-            return Int(try reader.read(UInt32.self))
-        }
-        let entryCount = try parse(try readBytes(2, at: directoryOffset)) { reader throws(WireError) in
-            Int(try reader.read(UInt16.self))
-        }
-        let entries = try parse(try readBytes(entryCount * 12, at: directoryOffset + 2)) { reader throws(WireError) in
-            var found: [(index: Int, tag: UInt16, type: UInt16)] = []
-            for index in 0..<entryCount {
-                found.append((index, try reader.read(UInt16.self), try reader.read(UInt16.self)))
-                try reader.skip(8)
-            }
-            return found
-        }
-        for entry in entries
-        where (entry.tag == DNGTag.subIFDs.id || entry.tag == DNGTag.exifIFD.id) && entry.type == TIFFType.ifd.rawValue {
-            var long = TIFFType.long.rawValue.littleEndian
-            let typeOffset = directoryOffset + 2 + entry.index * 12 + 2
-            let done = pwrite(fileDescriptor, &long, 2, off_t(typeOffset))
-            guard done == 2 else { throw DNGError.system("pwrite", path: name, errno: done < 0 ? errno : EIO) }
-        }
     }
 }
 
