@@ -7,7 +7,7 @@ VENV := .build/venv
 PYTHON := $(VENV)/bin/python
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
 	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev
-PYTHON_PACKAGES := numpy rawpy tifffile pidng
+PYTHON_PACKAGES := numpy rawpy tifffile imagecodecs pidng
 DEPS_STAMP := .build/deps.stamp
 
 # Run apt-get as root directly, through sudo otherwise.

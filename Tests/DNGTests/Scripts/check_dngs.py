@@ -14,6 +14,7 @@ The manifest is a list of objects:
   white      white level (CFA) or per-sample list (LinearRaw)
   digest_bytes_per_sample  1 or 2, how the SDK hashes the samples
   render     whether LibRaw should also demosaic the file (postprocess)
+  table      LinearRaw only, optional: the LinearizationTable LibRaw applies while loading
 Prints one JSON object per file: {"path": ..., "failures": [...], "checks": [...]}.
 """
 import hashlib
@@ -108,6 +109,15 @@ def check(entry):
                         checks.append("rawpy black")
                     else:
                         failures.append("rawpy: black %s, expected %s" % (got, entry["black"]))
+            else:
+                # LibRaw applies the LinearizationTable while loading LinearRaw data.
+                table = entry.get("table")
+                linear = np.array(table, dtype=np.uint16)[expected] if table else expected
+                image = raw.raw_image.copy()[:, :, :planes]
+                if np.array_equal(image, linear):
+                    checks.append("rawpy linear pixels")
+                else:
+                    failures.append("rawpy: %d linear samples differ" % int((image != linear).sum()))
             if entry.get("render"):
                 rgb = raw.postprocess(output_bps=16)
                 checks.append("rawpy render %dx%d" % (rgb.shape[1], rgb.shape[0]))

@@ -39,12 +39,20 @@ enum InteropSupport {
         return failures
     }
 
-    /// A binary PGM (P5) with 16-bit big-endian samples, as dcraw and LibRaw's unprocessed_raw write them.
+    /// A binary PGM (P5) or PPM (P6) with 16-bit big-endian samples, as dcraw and LibRaw's unprocessed_raw write
+    /// them; samples interleaved for P6.
     static func readPGM16(_ data: Data) throws -> (width: Int, height: Int, samples: [UInt16]) {
         let bytes = [UInt8](data)
+        let channels: Int
+        if bytes.starts(with: Array("P5".utf8)) {
+            channels = 1
+        } else if bytes.starts(with: Array("P6".utf8)) {
+            channels = 3
+        } else {
+            throw TestFailure("not a binary PGM or PPM")
+        }
         var fields: [Int] = []
         var index = 2
-        guard bytes.starts(with: Array("P5".utf8)) else { throw TestFailure("not a P5 PGM") }
         while fields.count < 3 {
             while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D {
                 index += 1
@@ -58,11 +66,10 @@ enum InteropSupport {
         }
         index += 1  // the single whitespace after maxval
         let (width, height, maximum) = (fields[0], fields[1], fields[2])
-        guard maximum > 255 else { throw TestFailure("PGM with maxval \(maximum) is not 16-bit") }
-        guard bytes.count >= index + width * height * 2 else { throw TestFailure("short PGM") }
-        let samples = (0..<(width * height)).map {
-            UInt16(bytes[index + 2 * $0]) << 8 | UInt16(bytes[index + 2 * $0 + 1])
-        }
+        let count = width * height * channels
+        guard maximum > 255 else { throw TestFailure("maxval \(maximum) is not 16-bit") }
+        guard bytes.count >= index + count * 2 else { throw TestFailure("short PGM/PPM") }
+        let samples = (0..<count).map { UInt16(bytes[index + 2 * $0]) << 8 | UInt16(bytes[index + 2 * $0 + 1]) }
         return (width, height, samples)
     }
 
