@@ -97,7 +97,14 @@ public final class MessageDigest {
     /// - Throws: ``DNGError`` with the path and errno when the file cannot be opened or read.
     public static func hashFile(_ algorithm: Algorithm, at path: String) throws(DNGError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DNGError.system("open", path: path, errno: errno) }
+        guard descriptor >= 0 else {
+            let failure = errno
+            // A missing file to read is an IO failure, not the missing destination folder ENOENT means elsewhere.
+            if failure == ENOENT {
+                throw DNGError(.ioFailure, path: path, "open failed: no such file (errno \(failure))", errno: failure)
+            }
+            throw DNGError.system("open", path: path, errno: failure)
+        }
         defer { close(descriptor) }
         let digest = MessageDigest(algorithm)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
