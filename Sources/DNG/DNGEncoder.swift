@@ -203,10 +203,16 @@ public struct DNGEncoder: Sendable {
         }
     }
 
-    /// The lossless tile size: ``DNGOptions/tileSize``, or the image size rounded up to 16 when that is smaller.
+    /// The lossless tile size: ``DNGOptions/tileSize``, narrowed for small images.
+    ///
+    /// A tile must never be wider than the image: LibRaw and dcraw (`lossless_dng_load_raw`) wrap a tile's rows at
+    /// `min(tile width, image width)`, so a 48-wide tile on a 37-wide image comes out scrambled (seen with LibRaw 0.20
+    /// and 0.22 and dcraw 9.28). The width is therefore the largest multiple of 16 that fits (16 for images narrower
+    /// than that, which those readers cannot read tiled at all). Height has no such problem: it is the image height
+    /// rounded up to 16 when that is smaller than the tile size.
     func losslessTiling(width: Int, height: Int) -> (width: Int, height: Int) {
-        func roundedUp(_ value: Int) -> Int { (value + 15) / 16 * 16 }
-        return (min(options.tileSize, roundedUp(width)), min(options.tileSize, roundedUp(height)))
+        let fittingWidth = max(16, width / 16 * 16)
+        return (min(options.tileSize, fittingWidth), min(options.tileSize, (height + 15) / 16 * 16))
     }
 
     private func longs(_ values: [Int]) throws(DNGError) -> [UInt32] {

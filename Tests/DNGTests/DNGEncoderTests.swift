@@ -182,3 +182,27 @@ import Testing
         #expect(plan.root.subDirectories.count == 1)
     }
 }
+
+extension DNGEncoderTests {
+    @Test func losslessTilesAreNeverWiderThanTheImage() throws {
+        // LibRaw and dcraw wrap tile rows at the image width, so a 37-wide frame gets 32-wide tiles (2 across).
+        let frame = try TestImages.frame(width: 37, height: 23, bitsPerSample: 14, cfa: .rggb)
+        let plan = try DNGEncoder(options: DNGOptions(compression: .lossless))
+            .plan(for: frame, previews: try TestImages.previews(of: frame))
+        let raw = try #require(plan.rawDirectory)
+        #expect(raw[.compression] == .short(7))
+        #expect(raw[.bitsPerSample] == .shorts([14]))
+        #expect(raw[.tileWidth] == .long(32) && raw[.tileLength] == .long(32))
+        #expect(raw[.rowsPerStrip] == nil)
+        #expect(raw.image?.chunks.count == 2)
+    }
+
+    @Test func largeFramesUse256Tiles() throws {
+        let frame = try TestImages.frame(width: 600, height: 300, bitsPerSample: 12, cfa: .xTrans)
+        let plan = try DNGEncoder(options: DNGOptions(compression: .lossless, threadCount: 2))
+            .plan(for: frame, previews: try TestImages.previews(of: frame))
+        let raw = try #require(plan.rawDirectory)
+        #expect(raw[.tileWidth] == .long(256) && raw[.tileLength] == .long(256))
+        #expect(raw.image?.chunks.count == 3 * 2)
+    }
+}

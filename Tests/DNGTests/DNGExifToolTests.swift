@@ -27,7 +27,7 @@ import Testing
         return result
     }
 
-    static let optionSets = [DNGOptions(software: "rawcap test")]
+    static let optionSets = [DNGOptions(software: "rawcap test"), DNGOptions(compression: .lossless)]
 
     @Test func everyPlannedTagReadsBackWithItsValue() throws {
         let exiftool = try ExternalTool.require("exiftool")

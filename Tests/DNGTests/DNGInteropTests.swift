@@ -36,7 +36,7 @@ import Testing
             Case(cfa: .xTrans, bitsPerSample: 14, width: 530, height: 524, render: true),
         ]
 
-    static let compressions: [DNGOptions.Compression] = [.none]
+    static let compressions: [DNGOptions.Compression] = [.none, .lossless]
 
     @Test(arguments: compressions)
     func everyReaderReturnsExactlyTheSamplesThatWentIn(compression: DNGOptions.Compression) throws {

@@ -8,7 +8,7 @@ import Testing
 /// by hand: the stored samples come back from libtiff and tifffile, LibRaw and dcraw return them through the
 /// LinearizationTable, and both render.
 @Suite struct DNGLinearTests {
-    static let compressions: [DNGOptions.Compression] = [.none]
+    static let compressions: [DNGOptions.Compression] = [.none, .lossless]
 
     @Test(arguments: compressions)
     func readersReturnTheStoredAndTheLinearizedSamples(compression: DNGOptions.Compression) throws {
