@@ -3,7 +3,7 @@ import RawImage
 extension DNGEncoder {
     /// What RawDataUniqueID is derived from besides the raw digest: the things that make one capture differ from
     /// another with identical pixels (camera, serial number, time) and the geometry that affects rendering.
-    struct UniqueIDSource {
+    struct UniqueIDSource: Sendable {
         var metadata: CaptureMetadata
         var crop: PixelRect
         var activeArea: PixelRect?
@@ -30,7 +30,7 @@ extension DNGEncoder {
 
     /// Builds IFD0 (thumbnail, DNG and colour tags) around the raw SubIFD, adds the preview SubIFD and the EXIF IFD.
     func assemble(
-        raw: DNGDirectory, digest: [UInt8]?, identity: UniqueIDSource, metadata: CaptureMetadata,
+        raw: DNGDirectory, digests: RawDigests?, metadata: CaptureMetadata,
         color: ColorCalibration, toneCurve: [(x: Double, y: Double)]?, previews: DNGPreviews
     ) throws(DNGError) -> DNGPlan {
         let thumbnail = previews.thumbnail
@@ -79,9 +79,9 @@ extension DNGEncoder {
         if let toneCurve {
             entries.append(try DNGEntry(.profileToneCurve, .floats(toneCurve.flatMap { [Float($0.x), Float($0.y)] })))
         }
-        if let digest {
-            entries.append(try DNGEntry(.newRawImageDigest, .bytes(digest)))
-            entries.append(try DNGEntry(.rawDataUniqueID, .bytes(identity.uniqueID(rawDigest: digest))))
+        if let digests {
+            entries.append(try DNGEntry(.newRawImageDigest, .bytes(digests.newRawImageDigest)))
+            entries.append(try DNGEntry(.rawDataUniqueID, .bytes(digests.rawDataUniqueID)))
         }
 
         var children = [raw]

@@ -30,6 +30,10 @@ public struct DNGEncoder: Sendable {
     ///   ``DNGError/Code/invalidInput`` for a non-RGB CFA, a bad preview or bad options, ``DNGError/Code/doesNotFit``
     ///   when the data cannot fit a classic TIFF, ``DNGError/Code/compressionFailed`` from the lossless encoder.
     public func plan(for frame: RawFrame, previews: DNGPreviews) throws(DNGError) -> DNGPlan {
+        try plan(for: frame, previews: previews, digest: options.writesRawDigest ? .computed : .omitted)
+    }
+
+    func plan(for frame: RawFrame, previews: DNGPreviews, digest: DigestHandling) throws(DNGError) -> DNGPlan {
         try checkOptions()
         guard (8...16).contains(frame.bitsPerSample) else {
             throw DNGError(.unsupportedBitDepth, "\(frame.bitsPerSample) bits per sample; DNG raw data here is 8…16")
@@ -75,17 +79,9 @@ public struct DNGEncoder: Sendable {
             entries: &entries)
         let raw = try DNGDirectory(entries: entries, image: image)
 
-        let digest = options.writesRawDigest
-            ? frame.samples.withUnsafeBufferPointer {
-                RawImageDigest.compute(
-                    samples: $0, width: frame.width, height: frame.height, planes: 1,
-                    bytesPerSample: frame.bitsPerSample <= 8 ? 1 : 2, threadCount: options.threadCount)
-            } : nil
-        var identity = UniqueIDSource(metadata: frame.metadata, crop: crop)
-        identity.activeArea = active
         return try assemble(
-            raw: raw, digest: digest, identity: identity, metadata: frame.metadata, color: frame.color,
-            toneCurve: nil, previews: previews)
+            raw: raw, digests: digest.values(pendingDigest(for: frame)), metadata: frame.metadata,
+            color: frame.color, toneCurve: nil, previews: previews)
     }
 
     /// Plans a LinearRaw DNG (PhotometricInterpretation 34892, three samples per pixel) for `image`.
@@ -93,6 +89,10 @@ public struct DNGEncoder: Sendable {
     /// - Throws: as ``plan(for:previews:)-(RawFrame,_)``; also ``DNGError/Code/doesNotFit`` for a LinearizationTable
     ///   longer than libtiff can pass (65535 entries).
     public func plan(for image: LinearImage, previews: DNGPreviews) throws(DNGError) -> DNGPlan {
+        try plan(for: image, previews: previews, digest: options.writesRawDigest ? .computed : .omitted)
+    }
+
+    func plan(for image: LinearImage, previews: DNGPreviews, digest: DigestHandling) throws(DNGError) -> DNGPlan {
         try checkOptions()
         guard (8...16).contains(image.bitsPerSample) else {
             throw DNGError(.unsupportedBitDepth, "\(image.bitsPerSample) bits per sample; DNG raw data here is 8…16")
@@ -119,17 +119,9 @@ public struct DNGEncoder: Sendable {
             entries: &entries)
         let raw = try DNGDirectory(entries: entries, image: data)
 
-        // The SDK hashes 8-bit data, and 16-bit data whose LinearizationTable has at most 256 entries, as bytes.
-        let byteSized = image.bitsPerSample <= 8 || (image.linearizationTable.map { $0.count <= 256 } ?? false)
-        let digest = options.writesRawDigest
-            ? image.samples.withUnsafeBufferPointer {
-                RawImageDigest.compute(
-                    samples: $0, width: image.width, height: image.height, planes: 3,
-                    bytesPerSample: byteSized ? 1 : 2, threadCount: options.threadCount)
-            } : nil
         return try assemble(
-            raw: raw, digest: digest, identity: UniqueIDSource(metadata: image.metadata, crop: crop),
-            metadata: image.metadata, color: image.color, toneCurve: image.profileToneCurve, previews: previews)
+            raw: raw, digests: digest.values(pendingDigest(for: image)), metadata: image.metadata,
+            color: image.color, toneCurve: image.profileToneCurve, previews: previews)
     }
 
     // MARK: - Shared parts

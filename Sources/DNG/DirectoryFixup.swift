@@ -34,7 +34,9 @@ struct DirectoryFixup {
         let position: Int
     }
 
-    func apply(to plan: DNGPlan) throws(DNGError) {
+    /// Checks the file against `plan` and rewrites what needs it; `replacing` gives new bytes for IFD0 BYTE entries
+    /// that the plan holds as placeholders of the same length (the raw digests).
+    func apply(to plan: DNGPlan, replacing replacements: [UInt16: [UInt8]] = [:]) throws(DNGError) {
         let header = try parse(try readBytes(8, at: 0)) { reader throws(WireError) -> Int in
             guard try reader.read(UInt16.self) == 0x4949, try reader.read(UInt16.self) == 42 else {
                 throw WireError(.invalidValue, at: 0, "not a little-endian classic TIFF")
@@ -43,6 +45,13 @@ struct DirectoryFixup {
         }
         let root = try readDirectory(at: header)
         try check(plan.root.entries, against: root, in: "IFD0")
+        for (tag, bytes) in replacements {
+            let entry = try find(tag, in: root, "IFD0")
+            guard entry.type == TIFFType.byte.rawValue, Int(entry.count) == bytes.count, bytes.count > 4 else {
+                throw mismatch("IFD0 tag \(tag) cannot take \(bytes.count) replacement bytes")
+            }
+            try writeBytes(bytes, at: Int(try offsetField(of: entry)))
+        }
 
         if !plan.root.subDirectories.isEmpty {
             let entry = try find(DNGTag.subIFDs.id, in: root, "IFD0")

@@ -77,4 +77,26 @@ import Testing
         }
         #expect(Set(digests).count == 1)
     }
+
+    /// The writer's fast path computes the digests while writing and patches them in; the result must be the file
+    /// the pure plan describes.
+    @Test(arguments: [DNGOptions.Compression.none, .lossless])
+    func theOverlappedDigestGivesThePlannedFile(compression: DNGOptions.Compression) throws {
+        let folder = try TemporaryDirectory("dng-overlap")
+        let options = DNGOptions(compression: compression)
+        let frame = try TestImages.frame(width: 530, height: 270, bitsPerSample: 12, cfa: .bggr)
+        let previews = try TestImages.previews(of: frame)
+        try DNGWriter.write(try DNGEncoder(options: options).plan(for: frame, previews: previews), to: folder.file("planned.dng").path)
+        try DNGWriter.write(frame, previews: previews, options: options, to: folder.file("fast.dng").path)
+        let image = try LinearTestImages.image(width: 70, height: 50)
+        let linearPreviews = DNGPreviews(thumbnail: try LinearTestImages.thumbnail(of: image), preview: nil)
+        try DNGWriter.write(
+            try DNGEncoder(options: options).plan(for: image, previews: linearPreviews), to: folder.file("planned-linear.dng").path)
+        try DNGWriter.write(image, previews: linearPreviews, options: options, to: folder.file("fast-linear.dng").path)
+        for name in ["", "-linear"] {
+            let planned = try Data(contentsOf: folder.file("planned\(name).dng"))
+            let fast = try Data(contentsOf: folder.file("fast\(name).dng"))
+            #expect(planned == fast, "\(compression)\(name)")
+        }
+    }
 }
