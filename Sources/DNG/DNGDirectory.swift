@@ -86,7 +86,9 @@ public struct DNGDirectory: Sendable, CustomStringConvertible {
             throw DNGError(.invalidPlan, "\(image.layout) does not fit \(width)×\(height)")
         }
         guard image.chunks.count == expected else {
-            throw DNGError(.invalidPlan, "\(width)×\(height) in \(image.layout) needs \(expected) chunks, got \(image.chunks.count)")
+            throw DNGError(
+                .invalidPlan,
+                "\(width)×\(height) in \(image.layout) needs \(expected) chunks, got \(image.chunks.count)")
         }
         switch image.layout {
         case .strips(let rows):

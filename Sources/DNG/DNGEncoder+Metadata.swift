@@ -14,7 +14,8 @@ extension DNGEncoder {
         func uniqueID(rawDigest: [UInt8]) -> [UInt8] {
             var bytes = Array("rawcap RawDataUniqueID 1\0".utf8) + rawDigest
             for text in [
-                metadata.effectiveUniqueCameraModel, metadata.serialNumber ?? "", metadata.captureTime?.description ?? "",
+                metadata.effectiveUniqueCameraModel, metadata.serialNumber ?? "",
+                metadata.captureTime?.description ?? "",
             ] {
                 bytes += Array(text.utf8) + [0]
             }
@@ -88,9 +89,11 @@ extension DNGEncoder {
         if let preview = previews.preview { children.append(try previewDirectory(preview)) }
         let root = try DNGDirectory(
             entries: entries,
-            image: DNGImageData(layout: .strips(rowsPerStrip: thumbnail.height), chunks: [
-                DNGImageChunk(bytes: thumbnail.pixels)
-            ]),
+            image: DNGImageData(
+                layout: .strips(rowsPerStrip: thumbnail.height),
+                chunks: [
+                    DNGImageChunk(bytes: thumbnail.pixels)
+                ]),
             subDirectories: children,
             exif: try exifDirectory(metadata))
         return try DNGPlan(root: root)

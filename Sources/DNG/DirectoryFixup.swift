@@ -78,7 +78,8 @@ struct DirectoryFixup {
         for entry in planned {
             let written = try find(entry.tag.id, in: file, directory)
             guard Int(written.count) == entry.value.count else {
-                throw mismatch("\(directory) \(entry.tag): \(written.count) values written, \(entry.value.count) planned")
+                throw mismatch(
+                    "\(directory) \(entry.tag): \(written.count) values written, \(entry.value.count) planned")
             }
             switch entry.value {
             case .rationals(let values):

@@ -116,7 +116,8 @@ struct LibTIFFAdapter {
         let writeCount = Int(TIFFFieldWriteCount(field))
         if writeCount == 1 {
             guard count == 1 else {
-                throw DNGError(.invalidPlan, path: context.name, "libtiff takes one value for \(entry.tag), got \(count)")
+                throw DNGError(
+                    .invalidPlan, path: context.name, "libtiff takes one value for \(entry.tag), got \(count)")
             }
             switch entry.value {
             case .bytes(let values), .undefined(let values): return rc_tiff_set_u16(tif, tag, UInt16(values[0]))

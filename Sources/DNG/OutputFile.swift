@@ -58,7 +58,8 @@ public final class OutputFile {
                 self.path = path
                 self.name = name
                 self.temporaryName = temporaryName
-                self.temporaryPath = folder == "." && !path.hasPrefix("./") ? temporaryName : "\(folder)/\(temporaryName)"
+                self.temporaryPath =
+                    folder == "." && !path.hasPrefix("./") ? temporaryName : "\(folder)/\(temporaryName)"
                 self.folderDescriptor = folderDescriptor
                 self.fileDescriptor = descriptor
                 return

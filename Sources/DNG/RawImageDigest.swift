@@ -44,7 +44,8 @@ public enum RawImageDigest {
                     // The common case: a CFA row segment is already the bytes the SDK hashes.
                     for row in y0..<(y0 + rows) {
                         let start = row * width + x0
-                        md5.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: samples[start..<(start + columns)])))
+                        md5.update(
+                            UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: samples[start..<(start + columns)])))
                     }
                 } else {
                     var rowBytes = [UInt8](repeating: 0, count: columns * bytesPerSample)

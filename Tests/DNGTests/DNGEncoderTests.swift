@@ -54,7 +54,8 @@ import Testing
 
     @Test func uncompressedDataIsOneStripOf16BitContainers() throws {
         let frame = try TestImages.frame(width: 37, height: 23, bitsPerSample: 14, cfa: .gbrg)
-        let raw = try #require(try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).rawDirectory)
+        let raw = try #require(
+            try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).rawDirectory)
         #expect(raw[.bitsPerSample] == .shorts([16]))
         #expect(raw[.rowsPerStrip] == .long(23))
         let chunks = try #require(raw.image?.chunks)
@@ -64,7 +65,8 @@ import Testing
 
     @Test func eightBitDataIsStoredInBytes() throws {
         let frame = try TestImages.frame(width: 17, height: 9, bitsPerSample: 8, cfa: .bggr)
-        let raw = try #require(try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).rawDirectory)
+        let raw = try #require(
+            try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).rawDirectory)
         #expect(raw[.bitsPerSample] == .shorts([8]))
         #expect(raw.image?.chunks.first?.fileBytes == frame.samples.map { UInt8($0) })
     }
@@ -75,7 +77,8 @@ import Testing
         let first = try DNGEncoder().plan(for: frame, previews: previews)
         let second = try DNGEncoder(options: DNGOptions(threadCount: 1)).plan(for: frame, previews: previews)
         #expect(first.description == second.description)
-        #expect(first.rawDirectory?.image?.chunks.map(\.fileBytes) == second.rawDirectory?.image?.chunks.map(\.fileBytes))
+        #expect(
+            first.rawDirectory?.image?.chunks.map(\.fileBytes) == second.rawDirectory?.image?.chunks.map(\.fileBytes))
     }
 
     @Test func aSampleAboveTheBitDepthThrows() throws {
@@ -114,7 +117,8 @@ import Testing
     @Test func isoAbove65535GoesToRecommendedExposureIndex() throws {
         var frame = try TestImages.frame(width: 16, height: 16, bitsPerSample: 12, cfa: .rggb)
         frame.metadata.iso = 204_800
-        let exif = try #require(try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).root.exif)
+        let exif = try #require(
+            try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).root.exif)
         let values = Dictionary(uniqueKeysWithValues: exif.entries.map { ($0.tag.id, $0.value) })
         #expect(values[DNGTag.photographicSensitivity.id] == .shorts([65535]))
         #expect(values[DNGTag.sensitivityType.id] == .short(2))

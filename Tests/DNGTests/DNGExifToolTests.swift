@@ -84,7 +84,9 @@ struct ExifToolDump {
         guard let array = try JSONSerialization.jsonObject(with: json) as? [[String: Any]], let object = array.first
         else { throw TestFailure("exiftool printed no JSON object") }
         for (key, item) in object {
-            guard let item = item as? [String: Any], let id = item["id"] as? Int, let value = item["val"] else { continue }
+            guard let item = item as? [String: Any], let id = item["id"] as? Int, let value = item["val"] else {
+                continue
+            }
             let group = key.split(separator: ":").first.map(String.init) ?? ""
             values["\(group):\(id)"] = (key, value)
         }

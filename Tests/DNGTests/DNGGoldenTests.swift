@@ -37,7 +37,9 @@ import Testing
         case .linear(let compression):
             let image = try LinearTestImages.image(width: 40, height: 30)
             plan = try DNGEncoder(options: DNGOptions(compression: compression))
-                .plan(for: image, previews: DNGPreviews(thumbnail: try LinearTestImages.thumbnail(of: image), preview: nil))
+                .plan(
+                    for: image,
+                    previews: DNGPreviews(thumbnail: try LinearTestImages.thumbnail(of: image), preview: nil))
             planes = 3
         }
         let written = try DNGWriter.write(plan, to: path)
@@ -57,11 +59,13 @@ import Testing
             return
         }
         let recorded = try #require(
-            try? String(contentsOf: golden, encoding: .utf8), "no golden file \(golden.path); record with RAWCAP_RECORD=1")
+            try? String(contentsOf: golden, encoding: .utf8),
+            "no golden file \(golden.path); record with RAWCAP_RECORD=1")
         let firstDifference = zip(recorded.split(separator: "\n"), text.split(separator: "\n")).first { $0 != $1 }
         #expect(
             recorded == text,
-            "\(name) differs from its golden file; first differing line: \(firstDifference.map { "\($0.0) → \($0.1)" } ?? "(length)")")
+            "\(name) differs from its golden file; first differing line: \(firstDifference.map { "\($0.0) → \($0.1)" } ?? "(length)")"
+        )
     }
 
     @Test(arguments: [DNGOptions.Compression.none, .lossless])
@@ -72,7 +76,9 @@ import Testing
         var digests: [[UInt8]] = []
         for (index, threads) in [1, 2, 5].enumerated() {
             let path = folder.file("\(index).dng").path
-            try DNGWriter.write(frame, previews: previews, options: DNGOptions(compression: compression, threadCount: threads), to: path)
+            try DNGWriter.write(
+                frame, previews: previews, options: DNGOptions(compression: compression, threadCount: threads), to: path
+            )
             digests.append(try MessageDigest.hashFile(.sha256, at: path))
         }
         #expect(Set(digests).count == 1)
@@ -86,12 +92,14 @@ import Testing
         let options = DNGOptions(compression: compression)
         let frame = try TestImages.frame(width: 530, height: 270, bitsPerSample: 12, cfa: .bggr)
         let previews = try TestImages.previews(of: frame)
-        try DNGWriter.write(try DNGEncoder(options: options).plan(for: frame, previews: previews), to: folder.file("planned.dng").path)
+        try DNGWriter.write(
+            try DNGEncoder(options: options).plan(for: frame, previews: previews), to: folder.file("planned.dng").path)
         try DNGWriter.write(frame, previews: previews, options: options, to: folder.file("fast.dng").path)
         let image = try LinearTestImages.image(width: 70, height: 50)
         let linearPreviews = DNGPreviews(thumbnail: try LinearTestImages.thumbnail(of: image), preview: nil)
         try DNGWriter.write(
-            try DNGEncoder(options: options).plan(for: image, previews: linearPreviews), to: folder.file("planned-linear.dng").path)
+            try DNGEncoder(options: options).plan(for: image, previews: linearPreviews),
+            to: folder.file("planned-linear.dng").path)
         try DNGWriter.write(image, previews: linearPreviews, options: options, to: folder.file("fast-linear.dng").path)
         for name in ["", "-linear"] {
             let planned = try Data(contentsOf: folder.file("planned\(name).dng"))

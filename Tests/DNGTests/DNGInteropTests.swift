@@ -20,7 +20,9 @@ import Testing
         /// 512×512 visible pixels, so only the large cases render.
         let render: Bool
 
-        var name: String { "\(cfa.name.replacingOccurrences(of: "-", with: ""))-\(bitsPerSample)bit-\(width)x\(height)" }
+        var name: String {
+            "\(cfa.name.replacingOccurrences(of: "-", with: ""))-\(bitsPerSample)bit-\(width)x\(height)"
+        }
         var description: String { name }
     }
 
@@ -29,7 +31,9 @@ import Testing
     static let cases: [Case] =
         (CFAPattern.bayerPatterns + [.xTrans]).flatMap { cfa in
             [8, 10, 12, 14, 16].flatMap { bits in
-                [(37, 23), (64, 48)].map { Case(cfa: cfa, bitsPerSample: bits, width: $0.0, height: $0.1, render: false) }
+                [(37, 23), (64, 48)].map {
+                    Case(cfa: cfa, bitsPerSample: bits, width: $0.0, height: $0.1, render: false)
+                }
             }
         } + [
             Case(cfa: .rggb, bitsPerSample: 14, width: 300, height: 200, render: true),
@@ -106,7 +110,8 @@ import Testing
             }
             if testCase.render {
                 let render = try Subprocess.run(dcrawEmu, ["-4", "-T", path])
-                #expect(render.status == 0 && !render.errorOutput.contains("Cannot"), "\(testCase): \(render.errorOutput)")
+                #expect(
+                    render.status == 0 && !render.errorOutput.contains("Cannot"), "\(testCase): \(render.errorOutput)")
                 #expect(FileManager.default.fileExists(atPath: path + ".tiff"), "\(testCase): dcraw_emu wrote nothing")
             }
         }

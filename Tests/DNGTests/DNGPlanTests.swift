@@ -1,6 +1,7 @@
-@testable import DNG
 import RawImage
 import Testing
+
+@testable import DNG
 
 /// The plan's own rules, checked without writing anything.
 @Suite struct DNGPlanTests {
@@ -21,7 +22,9 @@ import Testing
 
     @Test func duplicateTagThrows() {
         #expect(throws: DNGError(.invalidPlan)) {
-            try DNGDirectory(entries: [try DNGEntry(.dngVersion, .bytes([1, 4, 0, 0])), try DNGEntry(.dngVersion, .bytes([1, 1, 0, 0]))])
+            try DNGDirectory(entries: [
+                try DNGEntry(.dngVersion, .bytes([1, 4, 0, 0])), try DNGEntry(.dngVersion, .bytes([1, 1, 0, 0])),
+            ])
         }
     }
 
@@ -53,7 +56,8 @@ import Testing
 
     @Test func chunkCountMustMatchTheLayout() throws {
         let entries = [
-            try Self.width, try Self.height, try DNGEntry(.compression, .short(7)), try DNGEntry(.rowsPerStrip, .long(1)),
+            try Self.width, try Self.height, try DNGEntry(.compression, .short(7)),
+            try DNGEntry(.rowsPerStrip, .long(1)),
         ]
         #expect(throws: DNGError(.invalidPlan)) {
             try DNGDirectory(
@@ -66,7 +70,8 @@ import Testing
 
     @Test func uncompressedStripMustHoldExactlyItsPixels() throws {
         let entries = [
-            try Self.width, try Self.height, try DNGEntry(.compression, .short(1)), try DNGEntry(.rowsPerStrip, .long(2)),
+            try Self.width, try Self.height, try DNGEntry(.compression, .short(1)),
+            try DNGEntry(.rowsPerStrip, .long(2)),
             try DNGEntry(.bitsPerSample, .shorts([16])), try DNGEntry(.samplesPerPixel, .short(1)),
         ]
         #expect(throws: DNGError(.invalidPlan)) {
@@ -94,7 +99,9 @@ import Testing
     @Test func subIFDsCannotNest() throws {
         let leaf = try DNGDirectory(entries: [try Self.width])
         let middle = try DNGDirectory(entries: [try Self.width], subDirectories: [leaf])
-        #expect(throws: DNGError(.invalidPlan)) { try DNGDirectory(entries: [try Self.width], subDirectories: [middle]) }
+        #expect(throws: DNGError(.invalidPlan)) {
+            try DNGDirectory(entries: [try Self.width], subDirectories: [middle])
+        }
     }
 
     @Test func littleEndianSamplesAreWrittenLowByteFirst() {
@@ -113,7 +120,6 @@ import Testing
         #expect(Set(ids).count == ids.count)
     }
 }
-
 
 extension DNGPlanTests {
     @Test func pixelDataBeyondFourGibibytesDoesNotFit() throws {

@@ -53,7 +53,9 @@ import Testing
     }
 
     @Test func aTagLibtiffDoesNotKnowIsRefused() throws {
-        let entries = [try DNGEntry(.newSubFileType, .long(0)), try DNGEntry(DNGTag(id: 65000, type: .short), .short(1))]
+        let entries = [
+            try DNGEntry(.newSubFileType, .long(0)), try DNGEntry(DNGTag(id: 65000, type: .short), .short(1)),
+        ]
         let plan = try DNGPlan(root: try DNGDirectory(entries: entries))
         let folder = try TemporaryDirectory("writer-unknown")
         let error = #expect(throws: DNGError(.libtiff)) { try DNGWriter.write(plan, to: folder.file("x.dng").path) }
@@ -89,7 +91,9 @@ import Testing
         let path = folder.file("probe.tif").path
         let tif = try #require(TIFFOpen(path, "w"))
         defer { TIFFClose(tif) }
-        let exifIDs: Set<UInt16> = [33434, 33437, 34855, 34864, 34866, 36864, 36867, 36881, 37380, 37386, 37521, 42033, 42036]
+        let exifIDs: Set<UInt16> = [
+            33434, 33437, 34855, 34864, 34866, 36864, 36867, 36881, 37380, 37386, 37521, 42033, 42036,
+        ]
         for tag in DNGTag.catalog where !exifIDs.contains(tag.id) && !DNGTag.writerManaged.contains(tag.id) {
             let field = TIFFFindField(tif, UInt32(tag.id), TIFF_NOTYPE)
             #expect(field != nil, "\(tag) unknown to libtiff")

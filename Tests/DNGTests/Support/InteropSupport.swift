@@ -16,7 +16,8 @@ enum InteropSupport {
 
     /// Runs check_dngs.py over `manifest` and returns, per DNG path, the failures it found; throws when a file
     /// is missing from its output (the script crashed half-way).
-    static func runPythonChecks(_ manifest: [[String: Any]], in folder: TemporaryDirectory) throws -> [String: [String]] {
+    static func runPythonChecks(_ manifest: [[String: Any]], in folder: TemporaryDirectory) throws -> [String: [String]]
+    {
         let python = try ExternalTool.requirePython(modules: ["numpy", "rawpy", "tifffile", "imagecodecs"])
         let manifestURL = folder.file("manifest.json")
         try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
@@ -75,6 +76,8 @@ enum InteropSupport {
 
     /// The samples of `frame` inside `rect` (absolute coordinates), row by row.
     static func crop(_ frame: RawFrame, _ rect: PixelRect) -> [UInt16] {
-        (rect.y..<rect.bottom).flatMap { row in frame.samples[(row * frame.width + rect.x)..<(row * frame.width + rect.right)] }
+        (rect.y..<rect.bottom).flatMap { row in
+            frame.samples[(row * frame.width + rect.x)..<(row * frame.width + rect.right)]
+        }
     }
 }

@@ -95,14 +95,16 @@ enum TestImages {
         }
         defer { tjFree(output) }
         guard status == 0, let output else { throw TestFailure("tjCompress2 failed") }
-        return JPEGImage(bytes: Array(UnsafeBufferPointer(start: output, count: Int(size))), width: image.width,
+        return JPEGImage(
+            bytes: Array(UnsafeBufferPointer(start: output, count: Int(size))), width: image.width,
             height: image.height)
     }
 
     /// Thumbnail plus a JPEG preview of a larger grey rendering.
     static func previews(of frame: RawFrame, withJPEG: Bool = true) throws -> DNGPreviews {
         let thumbnail = try thumbnail(of: frame)
-        return DNGPreviews(thumbnail: thumbnail, preview: withJPEG ? try jpeg(of: try self.thumbnail(of: frame, longSide: 96)) : nil)
+        return DNGPreviews(
+            thumbnail: thumbnail, preview: withJPEG ? try jpeg(of: try self.thumbnail(of: frame, longSide: 96)) : nil)
     }
 }
 
