@@ -6,8 +6,12 @@ extension DNGEncoder {
     ///
     /// - Throws: ``DNGError/Code/invalidInput`` unless the JPEG is an 8-bit baseline (SOF0) or extended (SOF1)
     ///   3-component file whose frame header matches the size the preview claims, with chroma sampled 1×1 and luma
-    ///   1×1, 2×1 or 2×2 (what YCbCrSubSampling can say).
+    ///   1×1, 2×1 or 2×2 (what YCbCrSubSampling can say), and that ends with EOI (a cut-off file is refused
+    ///   rather than stored).
     func previewDirectory(_ preview: JPEGImage) throws(DNGError) -> DNGDirectory {
+        guard preview.bytes.count >= 4, preview.bytes.suffix(2).elementsEqual([0xFF, 0xD9]) else {
+            throw DNGError(.invalidInput, "the preview JPEG does not end with an EOI marker (FFD9): it is cut off")
+        }
         let header: JPEGFrameHeader
         do {
             header = try JPEGFrameHeader(parsing: preview.bytes)

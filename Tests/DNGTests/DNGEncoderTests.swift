@@ -1,6 +1,7 @@
 import DNG
 import RawImage
 import Testing
+import WireFormat
 
 /// What the encoder puts in a plan, checked on the plan itself (no files).
 @Suite struct DNGEncoderTests {
@@ -208,5 +209,48 @@ extension DNGEncoderTests {
         let raw = try #require(plan.rawDirectory)
         #expect(raw[.tileWidth] == .long(256) && raw[.tileLength] == .long(256))
         #expect(raw.image?.chunks.count == 3 * 2)
+    }
+}
+
+extension DNGEncoderTests {
+    /// A preview JPEG may come straight from the camera: every truncation and every single-byte corruption of its
+    /// header is an error or a valid header, never a trap (STYLE §3.6).
+    @Test func damagedPreviewHeadersThrowAndNeverTrap() throws {
+        let frame = try TestImages.frame(width: 64, height: 48, bitsPerSample: 12, cfa: .rggb)
+        let good = try #require(try TestImages.previews(of: frame).preview)
+        let header = try JPEGFrameHeader(parsing: good.bytes)
+        #expect(header.marker == 0xC0 && header.width == good.width && header.height == good.height)
+        #expect(header.samplingFactors.map(\.horizontal) == [2, 1, 1])
+        // The frame header sits within the first few hundred bytes; cut and flip everything up to the scan.
+        let scanStart = try #require(zip(good.bytes, good.bytes.dropFirst()).enumerated().first { $1 == (0xFF, 0xDA) })
+        let frameStart = try #require(zip(good.bytes, good.bytes.dropFirst()).enumerated().first { $1 == (0xFF, 0xC0) })
+        let frameEnd =
+            frameStart.offset + 2 + Int(good.bytes[frameStart.offset + 2]) << 8
+            + Int(good.bytes[frameStart.offset + 3])
+        for length in 0..<frameEnd {
+            #expect(throws: WireError.self) { try JPEGFrameHeader(parsing: Array(good.bytes.prefix(length))) }
+        }
+        // A file cut anywhere, even after its headers, has no EOI and is refused.
+        for length in [frameEnd, scanStart.offset, good.bytes.count - 1] {
+            let previews = DNGPreviews(
+                thumbnail: try TestImages.thumbnail(of: frame),
+                preview: JPEGImage(bytes: Array(good.bytes.prefix(length)), width: good.width, height: good.height))
+            #expect(throws: DNGError(.invalidInput)) {
+                try DNGEncoder(options: DNGOptions(writesRawDigest: false)).plan(for: frame, previews: previews)
+            }
+        }
+        for index in 0..<scanStart.offset {
+            var damaged = good.bytes
+            damaged[index] ^= 0xA5
+            _ = try? JPEGFrameHeader(parsing: damaged)
+            let previews = DNGPreviews(
+                thumbnail: try TestImages.thumbnail(of: frame),
+                preview: JPEGImage(bytes: damaged, width: good.width, height: good.height))
+            do {
+                _ = try DNGEncoder(options: DNGOptions(writesRawDigest: false)).plan(for: frame, previews: previews)
+            } catch {
+                #expect(error.code == .invalidInput, "byte \(index): \(error)")
+            }
+        }
     }
 }
