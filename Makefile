@@ -13,7 +13,7 @@ DEPS_STAMP := .build/deps.stamp
 # Run apt-get as root directly, through sudo otherwise.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test demo bench fmt lint install clean
+.PHONY: all deps build release test demo bench fmt lint install clean record-golden
 
 all: build
 
@@ -51,6 +51,10 @@ demo: deps
 ## bench: DNG encoding speed (benchmarks live in Benchmarks/, their own package).
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release RawcapBench
+
+## record-golden: re-record the golden files under Fixtures/golden (review the diff before committing it).
+record-golden:
+	RAWCAP_RECORD=1 $(SWIFT) test --filter GoldenTests
 
 ## fmt: format the sources, then lint strictly.
 fmt:
