@@ -6,7 +6,9 @@
 public struct DNGError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `diskFull`.
         public let rawValue: String
+        /// Wraps a code name; prefer the static members.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// A width, height, count or file size does not fit the TIFF field or the 32-bit offsets of a classic TIFF.
@@ -34,6 +36,7 @@ public struct DNGError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Any other input/output failure; ``detail`` names the system call and errno.
         public static let ioFailure = Code(rawValue: "ioFailure")
 
+        /// The code's name.
         public var description: String { rawValue }
     }
 
@@ -54,9 +57,12 @@ public struct DNGError: Error, Hashable, Sendable, CustomStringConvertible {
         self.errno = errno
     }
 
+    /// Two errors are equal when their codes are; path, detail and errno are context.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `code (path): detail`, the form rawcap prints.
     public var description: String {
         var text = "\(code)"
         if let path { text += " (\(path))" }

@@ -10,6 +10,7 @@ public struct DNGImageData: Sendable {
         /// Tiles of `width × height` pixels; edge tiles are padded to full size (TIFF 6.0 §15).
         case tiles(width: Int, height: Int)
 
+        /// `strips of 23 rows` or `tiles of 256×256`.
         public var description: String {
             switch self {
             case .strips(let rows): "strips of \(rows) rows"

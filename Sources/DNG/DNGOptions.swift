@@ -13,6 +13,7 @@ public struct DNGOptions: Sendable, Hashable {
         /// CFA data as two components at half width (dng-facts.md fact 2), linear data as three components.
         case lossless
 
+        /// `none` or `lossless`.
         public var description: String {
             switch self {
             case .none: "none"

@@ -33,12 +33,15 @@ public struct DNGTag: Hashable, Sendable, CustomStringConvertible, Comparable {
         return "Unknown(0x\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex))"
     }
 
+    /// The tag's name.
     public var description: String { name }
 
+    /// Tags are equal when id, type and count are; the name does not take part.
     public static func == (lhs: DNGTag, rhs: DNGTag) -> Bool {
         lhs.id == rhs.id && lhs.type == rhs.type && lhs.count == rhs.count
     }
 
+    /// Hashes the id and type.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(type)

@@ -71,11 +71,13 @@ public struct JPEGFrameHeader: Sendable, Hashable {
         }
     }
 
+    /// Headers are equal when every field is.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.marker == rhs.marker && lhs.precision == rhs.precision && lhs.width == rhs.width
             && lhs.height == rhs.height && lhs.samplingFactors.elementsEqual(rhs.samplingFactors, by: { $0 == $1 })
     }
 
+    /// Hashes the marker and the size.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(marker)
         hasher.combine(width)

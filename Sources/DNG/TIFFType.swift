@@ -2,7 +2,9 @@
 ///
 /// An open code table: values outside the table print as `Unknown(n)`.
 public struct TIFFType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The type code written in an IFD entry.
     public let rawValue: UInt16
+    /// Wraps a type code; any value is representable.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// 8-bit unsigned integer (1).
@@ -43,6 +45,7 @@ public struct TIFFType: RawRepresentable, Hashable, Sendable, CustomStringConver
         }
     }
 
+    /// The spec's name (`RATIONAL`), or `Unknown(n)`.
     public var description: String {
         switch rawValue {
         case 1: "BYTE"
