@@ -139,9 +139,22 @@ public struct DNGEncoder: Sendable {
     private func checkRange(_ samples: [UInt16], bitsPerSample: Int) throws(DNGError) {
         guard bitsPerSample < 16 else { return }
         let limit = UInt16((1 << bitsPerSample) - 1)
-        // A branch-free maximum vectorises; the slow search for the offender runs only when something is wrong.
-        let maximum = samples.withUnsafeBufferPointer { $0.reduce(0) { Swift.max($0, $1) } }
-        guard maximum > limit else { return }
+        // A branch-free maximum vectorises (one pass over the frame, split across the threads); the slow search for
+        // the offender runs only when something is wrong.
+        let pieces = min(options.threadCount, max(1, samples.count >> 20))
+        var maxima = [UInt16](repeating: 0, count: pieces)
+        samples.withUnsafeBufferPointer { all in
+            maxima.withUnsafeMutableBufferPointer { results in
+                nonisolated(unsafe) let results = results
+                let length = (all.count + pieces - 1) / pieces
+                ParallelLoop.run(iterations: pieces, threads: pieces) { piece in
+                    let start = min(all.count, piece * length)
+                    let part = UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + length)])
+                    results[piece] = part.reduce(0) { Swift.max($0, $1) }
+                }
+            }
+        }
+        guard let maximum = maxima.max(), maximum > limit else { return }
         let index = samples.firstIndex { $0 > limit } ?? 0
         throw DNGError(
             .sampleOutOfRange, "sample \(index) is \(samples[index]), above the \(bitsPerSample)-bit maximum \(limit)")
