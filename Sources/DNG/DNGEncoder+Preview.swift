@@ -6,15 +6,18 @@ extension DNGEncoder {
     ///
     /// - Throws: ``DNGError/Code/invalidInput`` unless the JPEG is an 8-bit baseline (SOF0) or extended (SOF1)
     ///   3-component file whose frame header matches the size the preview claims, with chroma sampled 1×1 and luma
-    ///   1×1, 2×1 or 2×2 (what YCbCrSubSampling can say), and that ends with EOI (a cut-off file is refused
-    ///   rather than stored).
+    ///   1×1, 2×1 or 2×2 (what YCbCrSubSampling can say), and that has an EOI marker (a cut-off file is refused
+    ///   rather than stored). Bytes some cameras append after EOI are not part of the JPEG and are left out.
     func previewDirectory(_ preview: JPEGImage) throws(DNGError) -> DNGDirectory {
-        guard preview.bytes.count >= 4, preview.bytes.suffix(2).elementsEqual([0xFF, 0xD9]) else {
-            throw DNGError(.invalidInput, "the preview JPEG does not end with an EOI marker (FFD9): it is cut off")
+        let bytes = preview.bytes
+        // The last FFD9: FF in entropy-coded data is always followed by 00 or RSTn, so this is the final EOI.
+        guard let end = bytes.indices.dropLast().last(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD9 }) else {
+            throw DNGError(.invalidInput, "the preview JPEG has no EOI marker (FFD9): it is cut off")
         }
+        let jpeg = Array(bytes[...(end + 1)])
         let header: JPEGFrameHeader
         do {
-            header = try JPEGFrameHeader(parsing: preview.bytes)
+            header = try JPEGFrameHeader(parsing: jpeg)
         } catch {
             throw DNGError(.invalidInput, "the preview is not a readable JPEG: \(error)")
         }
@@ -57,6 +60,6 @@ extension DNGEncoder {
         return try DNGDirectory(
             entries: entries,
             image: DNGImageData(
-                layout: .strips(rowsPerStrip: header.height), chunks: [DNGImageChunk(bytes: preview.bytes)]))
+                layout: .strips(rowsPerStrip: header.height), chunks: [DNGImageChunk(bytes: jpeg)]))
     }
 }

@@ -62,6 +62,7 @@ import Testing
             let readBack = try TIFFReadBack(path: path)
             let raw = try #require(readBack.raw, "\(testCase): no raw IFD")
             #expect(raw.compression == (compression == .none ? 1 : 7), "\(testCase)")
+            #expect(compression == .lossless ? raw.isTiled : raw.chunks.count == 1, "\(testCase): one strip or tiles")
             #expect(try RawSampleDecoder.samples(of: raw, planes: 1) == frame.samples, "\(testCase): libtiff")
 
             let expected = folder.file("\(testCase.name).raw")

@@ -28,7 +28,8 @@ struct TIFFReadBack {
     var raw: Directory? { ([ifd0] + subIFDs).first { $0.newSubFileType == 0 } }
 
     init(path: String) throws {
-        guard let tif = TIFFOpen(path, "r") else { throw TestFailure("TIFFOpen(\(path)) failed") }
+        // "c": no strip chopping, so the chunks are the strips as written (libtiff splits big strips when reading).
+        guard let tif = TIFFOpen(path, "rc") else { throw TestFailure("TIFFOpen(\(path)) failed") }
         defer { TIFFClose(tif) }
         ifd0 = try Self.readDirectory(tif)
         var count: UInt16 = 0
