@@ -7,7 +7,7 @@ CONFIG ?= debug
 VENV := .build/venv
 PYTHON := $(VENV)/bin/python
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
-	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv umockdev libumockdev-dev gphoto2
+	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev umockdev libumockdev-dev gphoto2
 PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs
 DEPS_STAMP := .build/deps.stamp
 
@@ -27,7 +27,7 @@ FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
 	-Xswiftc -use-ld=lld --disable-dead-strip
 
-.PHONY: all deps build release test demo bench fuzz fuzz-seeds fmt lint install clean
+.PHONY: all deps build release test demo bench fuzz fuzz-seeds fmt lint install clean record-golden
 
 all: build
 
@@ -83,6 +83,10 @@ fuzz:
 fuzz-seeds:
 	cd Fuzz && $(SWIFT) build --product FuzzSeeds
 	@for target in $(FUZZ_TARGETS); do Fuzz/.build/debug/FuzzSeeds $$target Fuzz/corpus/$$target; done
+
+## record-golden: re-record the golden files under Fixtures/golden (review the diff before committing it).
+record-golden:
+	RAWCAP_RECORD=1 $(SWIFT) test --filter GoldenTests
 
 ## fmt: format the sources, then lint strictly.
 fmt:

@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
+        // OpenSSL's libcrypto for MD5 (DNG NewRawImageDigest) and SHA-256 (file checksums): already on every Debian
+        // machine, and it avoids building BoringSSL through swift-crypto on every CI run.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Pure code.
         .target(name: "WireFormat"),
@@ -45,7 +48,8 @@ let package = Package(
         .target(name: "CFakeUSB"),
         .target(name: "FakeUSB", dependencies: ["PTP", "CFakeUSB"]),
         .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
-        .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG"]),
+        .target(
+            name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "CCrypto"]),
 
         // The command line.
         .target(
@@ -79,7 +83,13 @@ let package = Package(
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]
         ),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
-        .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
+        .testTarget(
+            name: "DNGTests",
+            dependencies: [
+                "DNG", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "TestSupport",
+            ],
+            // Python helpers the interop tests run with the venv's interpreter (rawpy, tifffile).
+            exclude: ["Scripts"]),
         .testTarget(
             name: "RawcapCLITests",
             dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "TestSupport"]

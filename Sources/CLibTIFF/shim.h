@@ -36,6 +36,9 @@ static inline int rc_tiff_set_subifds(TIFF *tif, uint16_t count, const uint64_t 
     return TIFFSetField(tif, TIFFTAG_SUBIFD, (int)count, offsets);
 }
 
+/// TIFFSetField(tif, tag, (uint64_t)value) for IFD8-typed scalar tags such as TIFFTAG_EXIFIFD.
+static inline int rc_tiff_set_u64(TIFF *tif, uint32_t tag, uint64_t value) { return TIFFSetField(tif, tag, value); }
+
 /// TIFFGetField(tif, tag, uint32_t *) for SHORT or LONG scalar tags read as uint32.
 static inline int rc_tiff_get_u32(TIFF *tif, uint32_t tag, uint32_t *value) { return TIFFGetField(tif, tag, value); }
 /// TIFFGetField(tif, tag, uint16_t *) for tags whose get type is uint16.

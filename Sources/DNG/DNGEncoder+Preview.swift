@@ -1,0 +1,65 @@
+import WireFormat
+
+extension DNGEncoder {
+    /// The preview SubIFD: the JPEG stored unchanged as one strip, Compression 7 with PhotometricInterpretation
+    /// YCbCr (6), NewSubFileType 1 (DNG 1.7 p.19-20: baseline DCT JPEG is allowed for 8-bit YCbCr previews).
+    ///
+    /// - Throws: ``DNGError/Code/invalidInput`` unless the JPEG is an 8-bit baseline (SOF0) or extended (SOF1)
+    ///   3-component file whose frame header matches the size the preview claims, with chroma sampled 1×1 and luma
+    ///   1×1, 2×1 or 2×2 (what YCbCrSubSampling can say), and that has an EOI marker (a cut-off file is refused
+    ///   rather than stored). Bytes some cameras append after EOI are not part of the JPEG and are left out.
+    func previewDirectory(_ preview: JPEGImage) throws(DNGError) -> DNGDirectory {
+        let bytes = preview.bytes
+        // The last FFD9: FF in entropy-coded data is always followed by 00 or RSTn, so this is the final EOI.
+        guard let end = bytes.indices.dropLast().last(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD9 }) else {
+            throw DNGError(.invalidInput, "the preview JPEG has no EOI marker (FFD9): it is cut off")
+        }
+        let jpeg = Array(bytes[...(end + 1)])
+        let header: JPEGFrameHeader
+        do {
+            header = try JPEGFrameHeader(parsing: jpeg)
+        } catch {
+            throw DNGError(.invalidInput, "the preview is not a readable JPEG: \(error)")
+        }
+        guard header.marker == 0xC0 || header.marker == 0xC1, header.precision == 8,
+            header.samplingFactors.count == 3
+        else {
+            throw DNGError(
+                .invalidInput,
+                "the preview must be an 8-bit baseline YCbCr JPEG (SOF0/SOF1, 3 components), "
+                    + "not marker 0x\(String(header.marker, radix: 16)) with \(header.samplingFactors.count) "
+                    + "components at \(header.precision) bits")
+        }
+        guard header.width == preview.width, header.height == preview.height, header.width > 0, header.height > 0
+        else {
+            throw DNGError(
+                .invalidInput,
+                "the preview claims \(preview.width)×\(preview.height) but its frame header says "
+                    + "\(header.width)×\(header.height)")
+        }
+        let luma = header.samplingFactors[0]
+        let chroma = header.samplingFactors.dropFirst()
+        guard chroma.allSatisfy({ $0.horizontal == 1 && $0.vertical == 1 }),
+            [(1, 1), (2, 1), (2, 2)].contains(where: { $0 == (luma.horizontal, luma.vertical) })
+        else {
+            throw DNGError(.invalidInput, "preview chroma subsampling \(header.samplingFactors) has no TIFF form")
+        }
+        let entries: [DNGEntry] = [
+            try DNGEntry(.newSubFileType, .long(1)),
+            try DNGEntry(.imageWidth, .long(UInt32(header.width))),
+            try DNGEntry(.imageLength, .long(UInt32(header.height))),
+            try DNGEntry(.bitsPerSample, .shorts([8, 8, 8])),
+            try DNGEntry(.compression, .short(7)),
+            try DNGEntry(.photometricInterpretation, .short(6)),
+            try DNGEntry(.samplesPerPixel, .short(3)),
+            try DNGEntry(.rowsPerStrip, .long(UInt32(header.height))),
+            try DNGEntry(.planarConfiguration, .short(1)),
+            try DNGEntry(.yCbCrSubSampling, .shorts([UInt16(luma.horizontal), UInt16(luma.vertical)])),
+            try DNGEntry(.previewColorSpace, .long(2)),
+        ]
+        return try DNGDirectory(
+            entries: entries,
+            image: DNGImageData(
+                layout: .strips(rowsPerStrip: header.height), chunks: [DNGImageChunk(bytes: jpeg)]))
+    }
+}

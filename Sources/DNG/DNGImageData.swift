@@ -1,0 +1,102 @@
+/// The pixel data of one IFD, already in the bytes the file will hold: uncompressed samples or compressed tiles.
+///
+/// The chunks are strips or tiles in TIFF order (left to right, top to bottom). The libtiff adapter writes them with
+/// `TIFFWriteRawStrip`/`TIFFWriteRawTile` and fills StripOffsets/StripByteCounts or TileOffsets/TileByteCounts itself.
+public struct DNGImageData: Sendable {
+    /// How the image is cut into chunks (TIFF 6.0 §3 strips, §15 tiles).
+    public enum Layout: Hashable, Sendable, CustomStringConvertible {
+        /// Strips of `rowsPerStrip` full-width rows (the last one may be shorter).
+        case strips(rowsPerStrip: Int)
+        /// Tiles of `width × height` pixels; edge tiles are padded to full size (TIFF 6.0 §15).
+        case tiles(width: Int, height: Int)
+
+        /// `strips of 23 rows` or `tiles of 256×256`.
+        public var description: String {
+            switch self {
+            case .strips(let rows): "strips of \(rows) rows"
+            case .tiles(let width, let height): "tiles of \(width)×\(height)"
+            }
+        }
+    }
+
+    /// The cut.
+    public let layout: Layout
+    /// The chunks in TIFF order.
+    public let chunks: [DNGImageChunk]
+
+    /// Creates image data; the directory that holds it checks the chunk count against its size tags.
+    public init(layout: Layout, chunks: [DNGImageChunk]) {
+        self.layout = layout
+        self.chunks = chunks
+    }
+
+    /// The total of all chunk sizes.
+    public var byteCount: Int { chunks.reduce(0) { $0 + $1.byteCount } }
+
+    /// The number of chunks an image of `width × height` pixels needs in this layout, or `nil` for an invalid
+    /// layout (zero or negative sizes, tiles not a multiple of 16).
+    public func expectedChunkCount(width: Int, height: Int) -> Int? {
+        switch layout {
+        case .strips(let rows):
+            guard rows > 0, width > 0, height > 0 else { return nil }
+            return (height + rows - 1) / rows
+        case .tiles(let tileWidth, let tileHeight):
+            guard tileWidth > 0, tileHeight > 0, tileWidth % 16 == 0, tileHeight % 16 == 0, width > 0, height > 0
+            else { return nil }
+            return ((width + tileWidth - 1) / tileWidth) * ((height + tileHeight - 1) / tileHeight)
+        }
+    }
+}
+
+/// One strip or tile: bytes that go into the file unchanged.
+///
+/// 16-bit samples are kept as a slice of the frame's own `[UInt16]` (no copy) and written little-endian, the byte
+/// order of every file rawcap writes; other data (8-bit samples, compressed tiles, thumbnails) is plain bytes.
+public struct DNGImageChunk: Sendable {
+    enum Storage: Sendable {
+        case bytes([UInt8])
+        case samples16(ArraySlice<UInt16>)
+    }
+
+    let storage: Storage
+
+    /// Bytes as they go into the file.
+    public init(bytes: [UInt8]) { storage = .bytes(bytes) }
+
+    /// 16-bit samples, written little-endian.
+    public init(littleEndianSamples samples: ArraySlice<UInt16>) { storage = .samples16(samples) }
+
+    /// The chunk's size in the file.
+    public var byteCount: Int {
+        switch storage {
+        case .bytes(let bytes): bytes.count
+        case .samples16(let samples): samples.count * 2
+        }
+    }
+
+    /// Calls `body` with the chunk's file bytes. On a little-endian host 16-bit samples are passed without copying.
+    public func withUnsafeFileBytes<Result>(
+        _ body: (UnsafeRawBufferPointer) throws(DNGError) -> Result
+    ) throws(DNGError) -> Result {
+        // The standard library's withUnsafeBytes rethrows untyped errors, so the typed error travels in a Result.
+        func run(_ buffer: UnsafeRawBufferPointer) -> Swift.Result<Result, DNGError> {
+            Swift.Result { () throws(DNGError) -> Result in try body(buffer) }
+        }
+        switch storage {
+        case .bytes(let bytes):
+            return try bytes.withUnsafeBytes(run).get()
+        case .samples16(let samples):
+            if UInt16(littleEndian: 0x0102) == 0x0102 {
+                return try samples.withUnsafeBytes(run).get()
+            }
+            let swapped = samples.map(\.littleEndian)
+            return try swapped.withUnsafeBytes(run).get()
+        }
+    }
+
+    /// A copy of the file bytes (tests and golden digests).
+    public var fileBytes: [UInt8] {
+        // The closure cannot throw, so neither can the call.
+        (try? withUnsafeFileBytes { buffer throws(DNGError) in Array(buffer) }) ?? []
+    }
+}

@@ -1,0 +1,159 @@
+import CLibTIFF
+import RawImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes a ``DNGPlan`` with libtiff: the small adapter between the pure plan and the file.
+///
+/// Order of writing: the EXIF IFD first (`TIFFCreateEXIFDirectory` + `TIFFWriteCustomDirectory`, so that IFD0 can be
+/// written once with the EXIF offset already known), then IFD0 with its thumbnail strip, then each SubIFD in order
+/// (libtiff links them into IFD0's SubIFDs array). Pixel data is written with `TIFFWriteRawStrip`/`TIFFWriteRawTile`,
+/// so libtiff never re-encodes it: lossless JPEG tiles are rawcap's own (libtiff's JPEG codec is DCT only) and the
+/// preview JPEG is stored as it came.
+///
+/// libtiff's errors are caught per file (`TIFFOpenExt`-style options with `TIFFOpenOptionsSetErrorHandlerExtR`) and
+/// the file IO goes through `TIFFClientOpenExt` callbacks, so a failing `write(2)` surfaces with its errno
+/// (ENOSPC → ``DNGError/Code/diskFull``) rather than as libtiff's generic "Write error".
+public enum DNGWriter {
+    /// What a write produced.
+    public struct Result: Sendable, Hashable {
+        /// The file's size in bytes.
+        public let byteCount: Int
+        /// Warnings libtiff printed while writing (none are expected; kept for diagnostics).
+        public let warnings: [String]
+    }
+
+    /// Writes `plan` as a new file at `path` through ``OutputFile``: a temporary file, `fsync`, then published without
+    /// ever replacing an existing file. On any error nothing is left behind.
+    @discardableResult
+    public static func write(_ plan: DNGPlan, to path: String) throws(DNGError) -> Result {
+        let file = try OutputFile(creatingAt: path)
+        let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path)
+        try file.commit()
+        return result
+    }
+
+    /// Encodes `frame` and writes it to a new file at `path`; the file is byte-identical to planning with
+    /// ``DNGEncoder/plan(for:previews:)-(RawFrame,_)`` and writing with ``write(_:to:)``, only faster.
+    ///
+    /// The raw digest (an MD5 pass over every sample, about as long as writing the file) runs on background threads
+    /// while the file is planned and written; the plan carries zero placeholders that are overwritten in place
+    /// before the file is synced and published.
+    @discardableResult
+    public static func write(
+        _ frame: RawFrame, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String
+    ) throws(DNGError) -> Result {
+        let encoder = DNGEncoder(options: options)
+        return try write(
+            to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil
+        ) { handling throws(DNGError) in
+            try encoder.plan(for: frame, previews: previews, digest: handling)
+        }
+    }
+
+    /// Encodes a LinearRaw `image` and writes it to a new file at `path`, like
+    /// ``write(_:previews:options:to:)-(RawFrame,_,_,_)``.
+    @discardableResult
+    public static func write(
+        _ image: LinearImage, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String
+    ) throws(DNGError) -> Result {
+        let encoder = DNGEncoder(options: options)
+        return try write(
+            to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: image) : nil
+        ) { handling throws(DNGError) in
+            try encoder.plan(for: image, previews: previews, digest: handling)
+        }
+    }
+
+    private static func write(
+        to path: String, pending: DNGEncoder.PendingDigest?,
+        plan makePlan: (DNGEncoder.DigestHandling) throws(DNGError) -> DNGPlan
+    ) throws(DNGError) -> Result {
+        // Fail on an existing name before spending time on encoding; OutputFile checks again when publishing.
+        let file = try OutputFile(creatingAt: path)
+        let digestJob = pending.map { pending in BackgroundJob { pending.compute() } }
+        let plan = try makePlan(digestJob == nil ? .omitted : .placeholder)
+        let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path) {
+            guard let digests = digestJob?.wait() else { return [:] }
+            return [
+                DNGTag.newRawImageDigest.id: digests.newRawImageDigest,
+                DNGTag.rawDataUniqueID.id: digests.rawDataUniqueID,
+            ]
+        }
+        try file.commit()
+        return result
+    }
+
+    /// Writes `plan` into an open, empty file descriptor (readable and writable: libtiff reads back directory
+    /// links). The descriptor stays open; the caller syncs and closes it.
+    ///
+    /// - Parameter name: the name libtiff uses in its messages, and the path in thrown errors.
+    /// - Throws: ``DNGError/Code/libtiff`` with libtiff's message, an IO error with errno from the failing call, or
+    ///   ``DNGError/Code/invalidPlan`` when libtiff declares a tag with a different type than the plan.
+    public static func write(_ plan: DNGPlan, fileDescriptor: Int32, name: String) throws(DNGError) -> Result {
+        try write(plan, fileDescriptor: fileDescriptor, name: name) { [:] }
+    }
+
+    /// Writes `plan`, then replaces IFD0 BYTE values with the ones `replacements` returns (called after libtiff
+    /// has written the file and the kernel has been asked to start writing it back, so a slow computation such as
+    /// the raw digest overlaps with the disk).
+    static func write(
+        _ plan: DNGPlan, fileDescriptor: Int32, name: String, replacements: () -> [UInt16: [UInt8]]
+    ) throws(DNGError) -> Result {
+        TIFFFieldRegistry.install()
+        let context = TIFFFileContext(fileDescriptor: fileDescriptor, name: name)
+        let handle = Unmanaged.passRetained(context)
+        defer { handle.release() }
+        let userData = handle.toOpaque()
+
+        guard let options = TIFFOpenOptionsAlloc() else { throw DNGError(.libtiff, path: name, "out of memory") }
+        defer { TIFFOpenOptionsFree(options) }
+        TIFFOpenOptionsSetErrorHandlerExtR(options, TIFFFileContext.tiffErrorHandler, userData)
+        TIFFOpenOptionsSetWarningHandlerExtR(options, TIFFFileContext.tiffWarningHandler, userData)
+
+        // "w" creates a classic TIFF, "l" makes it little-endian ("II"), whatever the host (STYLE §1).
+        guard
+            let tif = TIFFClientOpenExt(
+                name, "wl", userData, TIFFFileContext.tiffRead, TIFFFileContext.tiffWrite, TIFFFileContext.tiffSeek,
+                TIFFFileContext.tiffClose, TIFFFileContext.tiffSize, TIFFFileContext.tiffMap, TIFFFileContext.tiffUnmap,
+                options)
+        else { throw context.failure("TIFFClientOpenExt") }
+
+        do throws(DNGError) {
+            let adapter = LibTIFFAdapter(tif: tif, context: context)
+            try adapter.write(plan)
+            guard TIFFFlush(tif) == 1 else { throw context.failure("TIFFFlush") }
+        } catch {
+            // TIFFCleanup frees without flushing, so a failed file gets no further writes.
+            TIFFCleanup(tif)
+            throw error
+        }
+        TIFFClose(tif)
+        if let ioError = context.ioError { throw ioError }
+        startWriteback(fileDescriptor)
+        try DirectoryFixup(fileDescriptor: fileDescriptor, name: name).apply(to: plan, replacing: replacements())
+        var info = stat()
+        guard fstat(fileDescriptor, &info) == 0 else { throw DNGError.system("fstat", path: name, errno: errno) }
+        return Result(byteCount: Int(info.st_size), warnings: context.warnings)
+    }
+}
+
+extension DNGWriter {
+    private typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+
+    /// `sync_file_range(2)`, looked up at run time because Swift's Glibc module does not declare it (it needs
+    /// `_GNU_SOURCE`); `nil` where the C library lacks it.
+    private static let syncFileRange: SyncFileRange? = {
+        guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: SyncFileRange.self)
+    }()
+
+    /// Asks the kernel to start writing the file's dirty pages now (`SYNC_FILE_RANGE_WRITE`, which does not wait),
+    /// so the `fsync` that publishing does later finds most of the work done. Purely an optimisation: errors are
+    /// ignored, and `fsync` still guarantees durability.
+    static func startWriteback(_ fileDescriptor: Int32) {
+        _ = syncFileRange?(fileDescriptor, 0, 0, 2)
+    }
+}

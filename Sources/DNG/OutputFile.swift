@@ -1,0 +1,182 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A new file that appears under its final name only once it is complete and on disk, and never replaces an
+/// existing file (DESIGN.md: "Files are never lost").
+///
+/// The data goes to a hidden temporary file in the destination folder (`.NAME.rawcap-…​.tmp`, created with
+/// `O_EXCL`). ``commit()`` then `fsync`s it, publishes it under the final name with `renameat2(RENAME_NOREPLACE)`
+/// (or, on file systems without that flag, `link(2)` followed by `unlink(2)`; both fail with `EEXIST` instead of
+/// replacing a file), and `fsync`s the folder so the new name survives a power cut. If anything fails, or the value
+/// is released without ``commit()``, the temporary file is removed.
+///
+/// Used for DNGs and for every other file the capture code saves (JPEGs, TIFFs).
+public final class OutputFile {
+    /// The final path.
+    public let path: String
+    /// The temporary file's path in the same folder.
+    public let temporaryPath: String
+    /// The temporary file's descriptor, open for reading and writing (libtiff reads back what it wrote).
+    public let fileDescriptor: Int32
+
+    private let folderDescriptor: Int32
+    private let name: String
+    private let temporaryName: String
+    private var isOpen = true
+
+    /// Creates the temporary file for `path`.
+    ///
+    /// - Throws: ``DNGError`` naming the path: ``DNGError/Code/folderNotFound`` when the folder does not exist,
+    ///   ``DNGError/Code/fileExists`` when `path` already exists (checked here so the caller does not encode for
+    ///   nothing; ``commit()`` still refuses to replace a file that appears meanwhile),
+    ///   ``DNGError/Code/notWritable`` for a read-only or forbidden folder, ``DNGError/Code/diskFull``.
+    public init(creatingAt path: String) throws(DNGError) {
+        let (folder, name) = Self.split(path)
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw DNGError(.invalidInput, path: path, "the path names no file")
+        }
+        var info = stat()
+        guard stat(folder, &info) == 0 else { throw DNGError.system("stat folder", path: folder, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw DNGError(.folderNotFound, path: folder, "not a folder")
+        }
+        if lstat(path, &info) == 0 {
+            throw DNGError(.fileExists, path: path, "the file already exists and rawcap never overwrites")
+        }
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folderDescriptor >= 0 else { throw DNGError.system("open folder", path: folder, errno: errno) }
+
+        // A random suffix keeps concurrent writers (two rawcap processes, or a retry) from colliding; O_EXCL makes a
+        // collision an error instead of a shared file.
+        var attempt = 0
+        while true {
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let temporaryName = ".\(name).rawcap-\(suffix).tmp"
+            let descriptor = openat(folderDescriptor, temporaryName, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if descriptor >= 0 {
+                self.path = path
+                self.name = name
+                self.temporaryName = temporaryName
+                self.temporaryPath =
+                    folder == "." && !path.hasPrefix("./") ? temporaryName : "\(folder)/\(temporaryName)"
+                self.folderDescriptor = folderDescriptor
+                self.fileDescriptor = descriptor
+                return
+            }
+            let failure = errno
+            attempt += 1
+            if failure == EEXIST && attempt < 16 { continue }
+            close(folderDescriptor)
+            throw DNGError.system("create temporary file", path: path, errno: failure)
+        }
+    }
+
+    deinit { discard() }
+
+    /// Appends `bytes` at the current position, retrying partial writes and interruptions.
+    ///
+    /// - Throws: ``DNGError/Code/diskFull`` (ENOSPC, EDQUOT, EFBIG) or another IO error naming the final path.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(DNGError) {
+        var remaining = bytes
+        while !remaining.isEmpty {
+            let written = Glibc.write(fileDescriptor, remaining.baseAddress, remaining.count)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw DNGError.system("write", path: path, errno: errno)
+            }
+            // write(2) returns 0 only for a zero-length request; treat anything else as a full device.
+            guard written > 0 else { throw DNGError.system("write", path: path, errno: ENOSPC) }
+            remaining = UnsafeRawBufferPointer(rebasing: remaining[written...])
+        }
+    }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: [UInt8]) throws(DNGError) {
+        // withUnsafeBytes rethrows untyped errors, so the typed error travels in a Result.
+        try bytes.withUnsafeBytes { buffer in Result { () throws(DNGError) in try write(buffer) } }.get()
+    }
+
+    /// Makes the file durable and visible under ``path``.
+    ///
+    /// - Throws: ``DNGError/Code/fileExists`` when a file of that name appeared since ``init(creatingAt:)`` (it is
+    ///   left untouched), or an IO error. On any error the temporary file is removed.
+    public func commit() throws(DNGError) {
+        precondition(isOpen, "OutputFile.commit() called twice or after discard()")
+        do throws(DNGError) {
+            guard fsync(fileDescriptor) == 0 else { throw DNGError.system("fsync", path: path, errno: errno) }
+            try publish()
+        } catch {
+            discard()
+            throw error
+        }
+        isOpen = false
+        close(fileDescriptor)
+        // The new directory entry is durable only once the folder itself is synced. Some file systems cannot sync a
+        // folder (EINVAL); the file is already published then, so that is not an error.
+        let synced = fsync(folderDescriptor) == 0 ? 0 : errno
+        close(folderDescriptor)
+        if synced != 0 && synced != EINVAL && synced != EROFS {
+            throw DNGError.system("fsync folder", path: path, errno: synced)
+        }
+    }
+
+    /// Removes the temporary file; does nothing after ``commit()`` or a previous discard.
+    public func discard() {
+        guard isOpen else { return }
+        isOpen = false
+        close(fileDescriptor)
+        unlinkat(folderDescriptor, temporaryName, 0)
+        close(folderDescriptor)
+    }
+
+    /// Writes `bytes` to a new file at `path` through a temporary file (see the type's documentation).
+    public static func write(_ bytes: [UInt8], to path: String) throws(DNGError) {
+        let file = try OutputFile(creatingAt: path)
+        try file.write(bytes)
+        try file.commit()
+    }
+
+    private func publish() throws(DNGError) {
+        if let renameNoReplace = Self.renameat2 {
+            if renameNoReplace(folderDescriptor, temporaryName, folderDescriptor, name, Self.renameNoReplaceFlag) == 0 {
+                return
+            }
+            let failure = errno
+            // EINVAL/ENOSYS/ENOTSUP: the file system (or kernel) cannot honour RENAME_NOREPLACE; try link(2).
+            guard failure == EINVAL || failure == ENOSYS || failure == ENOTSUP else {
+                throw DNGError.system("renameat2", path: path, errno: failure)
+            }
+        }
+        guard linkat(folderDescriptor, temporaryName, folderDescriptor, name, 0) == 0 else {
+            let failure = errno
+            if failure == EEXIST { throw DNGError.system("link", path: path, errno: failure) }
+            throw DNGError(
+                .ioFailure, path: path,
+                "the file system supports neither renameat2(RENAME_NOREPLACE) nor link(2), so the file cannot be "
+                    + "published without risking an overwrite: \(String(cString: strerror(failure)))",
+                errno: failure)
+        }
+        unlinkat(folderDescriptor, temporaryName, 0)
+    }
+
+    /// `RENAME_NOREPLACE` from `<linux/fs.h>`.
+    private static let renameNoReplaceFlag: UInt32 = 1
+
+    private typealias RenameAt2 =
+        @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
+
+    /// glibc 2.28+ exports `renameat2`, but Swift's Glibc module does not declare it (it needs `_GNU_SOURCE`), so it
+    /// is looked up once at run time; `nil` on a C library without it, and the `link(2)` path is used.
+    private static let renameat2: RenameAt2? = {
+        guard let symbol = dlsym(nil, "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: RenameAt2.self)
+    }()
+
+    /// Splits a path into its folder (`.` when there is none) and its last component.
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}
