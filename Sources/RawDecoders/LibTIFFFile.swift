@@ -61,9 +61,10 @@ enum LibTIFFFile {
         TIFFOpenOptionsSetErrorHandlerExtR(options, errorHandler, handle)
         TIFFOpenOptionsSetWarningHandlerExtR(options, warningHandler, handle)
         // "h": read the header only; every IFD, IFD0 included, is then read through TIFFSetSubDirectory so that
-        // all of them pass the same cycle and limit checks.
+        // all of them pass the same cycle and limit checks. "c": no strip chopping, so the strips reported are
+        // the strips stored.
         let tif = TIFFClientOpenExt(
-            "memory", "rh", handle, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc, unmapProc, options)
+            "memory", "rhc", handle, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc, unmapProc, options)
         TIFFOpenOptionsFree(options)
         guard let tif else {
             throw DecodeError(.corrupt, at: 0, "libtiff cannot open the file: \(source.summary)")
@@ -131,7 +132,8 @@ enum LibTIFFFile {
                 let messages = source.messages.dropFirst(before).map(\.text).joined(separator: "; ")
                 throw DecodeError(.corrupt, at: Int(exactly: offset), "libtiff cannot read \(path): \(messages)")
             }
-            let directory = try LibTIFFFile.snapshot(tif, offset: offset, position: position, path: path)
+            var directory = try LibTIFFFile.snapshot(tif, offset: offset, position: position, path: path)
+            directory = try LibTIFFFile.storedByteCount(directory, header: header, bytes: bytes)
             directories.append(directory)
             for (index, subOffset) in directory.subIFDOffsets.enumerated() {
                 try visit(
@@ -139,6 +141,24 @@ enum LibTIFFFile {
                     path: "\(path)/SubIFD\(index)", depth: depth + 1)
             }
         }
+    }
+
+    /// libtiff replaces the byte count of a single uncompressed strip that is too small for the image by an
+    /// estimate ("Bogus StripByteCounts field, ignoring and calculating from imagelength"), which would make a
+    /// short strip read on into whatever follows it. The count the file states is put back, so a short strip is
+    /// reported as truncated.
+    private static func storedByteCount(_ directory: TIFFDirectory, header: TIFFHeader, bytes: ArraySlice<UInt8>) throws(DecodeError) -> TIFFDirectory {
+        guard directory.dataByteCounts.count == 1 else { return directory }
+        let entries: [TIFFHeader.Entry]
+        do {
+            entries = try header.directory(at: directory.offset, in: bytes).entries
+        } catch {
+            throw DecodeError(error, context: directory.path)
+        }
+        guard let entry = entries.first(where: { $0.tag == .stripByteCounts || $0.tag == .tileByteCounts }),
+            entry.count == 1, let stored = header.inlineInteger(entry), stored != directory.dataByteCounts[0]
+        else { return directory }
+        return directory.replacingByteCounts([stored])
     }
 
     /// Copies the current directory out of libtiff.

@@ -96,6 +96,16 @@ public struct TIFFDirectory: Sendable {
         self.tags = tags
     }
 
+    /// The same directory with other strip or tile byte counts.
+    func replacingByteCounts(_ byteCounts: [UInt64]) -> TIFFDirectory {
+        TIFFDirectory(
+            offset: offset, position: position, path: path, newSubfileType: newSubfileType, width: width,
+            height: height, bitsPerSample: bitsPerSample, samplesPerPixel: samplesPerPixel,
+            sampleFormat: sampleFormat, compression: compression, photometric: photometric,
+            planarConfiguration: planarConfiguration, fillOrder: fillOrder, orientation: orientation, layout: layout,
+            dataOffsets: dataOffsets, dataByteCounts: byteCounts, subIFDOffsets: subIFDOffsets, tags: tags)
+    }
+
     /// The value of `tag`, when present.
     public subscript(tag: TIFFTag) -> TIFFTagValue? { tags[tag] }
 
