@@ -1,3 +1,4 @@
+import LosslessJPEG
 import TestSupport
 
 /// A small DNG or TIFF/EP file described by its parts and assembled with ``TIFFBuilder``: the samples are packed
@@ -14,6 +15,16 @@ struct TestRawFile {
     enum Storage {
         case strips(rowsPerStrip: Int)
         case tiles(width: Int, height: Int)
+    }
+
+    /// How a Compression 7 block's samples are arranged in its JPEG frame.
+    enum LosslessLayout {
+        /// Adobe's layout: a W×H block as a W/2 × H frame of two components.
+        case twoComponents
+        /// A W×H block as a W × H frame of one component.
+        case oneComponent
+        /// PiDNG's layout: two sensor rows per JPEG row, a 2W × H/2 frame of one component.
+        case twoRowsPerJPEGRow
     }
 
     var width = 40
@@ -34,6 +45,8 @@ struct TestRawFile {
     var exifTags: [UInt16: TIFFBuilder.Value] = [:]
     var samplesPerPixel = 1
     var photometric: UInt16 = 32803
+    /// Compression 7 with this layout instead of uncompressed data.
+    var lossless: LosslessLayout?
     lazy var samples: [UInt16] = Self.pseudoRandomSamples(
         count: width * height * samplesPerPixel, bits: bitsPerSample, seed: 42)
 
@@ -78,6 +91,24 @@ struct TestRawFile {
         return bytes
     }
 
+    /// One block's bytes: packed, or a lossless JPEG stream in the chosen layout.
+    func encodeBlock(_ values: ArraySlice<UInt16>, blockWidth: Int, rows: Int) -> [UInt8] {
+        let rowSamples = blockWidth * samplesPerPixel
+        guard let lossless else { return pack(values, rowSamples: rowSamples) }
+        let (components, samplesPerRow): (Int, Int) =
+            switch lossless {
+            case .twoComponents: (2 * samplesPerPixel, rowSamples)
+            case .oneComponent: (samplesPerPixel, rowSamples)
+            case .twoRowsPerJPEGRow: (samplesPerPixel, 2 * rowSamples)
+            }
+        do {
+            let encoder = try LJ92Encoder(precision: bitsPerSample, components: components)
+            return try encoder.encode(Array(values), samplesPerRow: samplesPerRow)
+        } catch {
+            preconditionFailure("test fixture cannot be encoded: \(error)")
+        }
+    }
+
     /// The image data cut into strips or tiles (tiles padded with zeros past the image edge).
     mutating func imageData() -> TIFFBuilder.ImageData {
         let all = samples
@@ -87,7 +118,8 @@ struct TestRawFile {
             var strips: [[UInt8]] = []
             for top in stride(from: 0, to: height, by: rowsPerStrip) {
                 let rows = min(rowsPerStrip, height - top)
-                strips.append(pack(all[(top * width * spp)..<((top + rows) * width * spp)], rowSamples: width * spp))
+                strips.append(
+                    encodeBlock(all[(top * width * spp)..<((top + rows) * width * spp)], blockWidth: width, rows: rows))
             }
             return .strips(rowsPerStrip: UInt32(rowsPerStrip), strips)
         case .tiles(let tileWidth, let tileHeight):
@@ -103,7 +135,7 @@ struct TestRawFile {
                             }
                         }
                     }
-                    tiles.append(pack(tile[...], rowSamples: tileWidth * spp))
+                    tiles.append(encodeBlock(tile[...], blockWidth: tileWidth, rows: tileHeight))
                 }
             }
             return .tiles(width: UInt32(tileWidth), height: UInt32(tileHeight), tiles)
@@ -117,7 +149,7 @@ struct TestRawFile {
             256: .long([UInt32(width)]),
             257: .long([UInt32(height)]),
             258: .short([UInt16](repeating: UInt16(bitsPerSample), count: samplesPerPixel)),
-            259: .short([1]),
+            259: .short([lossless == nil ? 1 : 7]),
             262: .short([photometric]),
             277: .short([UInt16(samplesPerPixel)]),
             284: .short([1]),
