@@ -1,0 +1,115 @@
+import Foundation
+import RawImage
+
+/// The distribution of one colour channel's samples between black and white, and how many are clipped: what
+/// `rawcap inspect` draws in the terminal to judge an exposure.
+///
+/// Samples are counted in linear units relative to their own black level, `(sample − black) / (white − black)`, in
+/// ``binCount`` equal bins from 0 to 1; a sample at or above the white level counts as clipped (and goes in the
+/// last bin), one below black in the first bin. Only the active area is counted, so masked borders do not pile up
+/// at zero.
+public struct ChannelHistogram: Sendable, Hashable, Codable {
+    /// The channel: `R`, `G` or `B` (both greens of a Bayer pattern together).
+    public let channel: String
+    /// Sample counts per bin, darkest first.
+    public let bins: [Int]
+    /// Samples at or above the white level.
+    public let clippedCount: Int
+    /// Samples counted.
+    public let sampleCount: Int
+
+    /// Bins used by ``histograms(of:binCount:)-(RawFrame,_)``.
+    public static let defaultBinCount = 64
+
+    /// The fraction of samples that are clipped, 0…1.
+    public var clippedFraction: Double { sampleCount == 0 ? 0 : Double(clippedCount) / Double(sampleCount) }
+
+    /// One histogram per colour of the frame's CFA (red, green, blue), over its active area.
+    ///
+    /// The samples are taken as they are: linearize first (``RawDecoders/DecodedRaw/applyingLinearization()``) when
+    /// the frame came with a LinearizationTable.
+    public static func histograms(of frame: RawFrame, binCount: Int = defaultBinCount) -> [ChannelHistogram] {
+        let colors: [CFAColor] = [.red, .green, .blue]
+        var counters = colors.map { _ in Counter(binCount: binCount) }
+        let channelOfPosition = frame.cfa.colors.map { colors.firstIndex(of: $0) }
+        let white = Double(frame.whiteLevel)
+        let scales = frame.blackLevels.map { black in white > black ? Double(binCount) / (white - black) : 0 }
+        let area = frame.activeArea
+        frame.samples.withUnsafeBufferPointer { samples in
+            for row in area.y..<area.bottom {
+                let rowStart = row * frame.width
+                for column in area.x..<area.right {
+                    let position = frame.patternIndex(row: row, column: column)
+                    guard let channel = channelOfPosition[position] else { continue }
+                    counters[channel].add(
+                        Double(samples[rowStart + column]), black: frame.blackLevels[position], white: white,
+                        scale: scales[position])
+                }
+            }
+        }
+        return zip(colors, counters).map { $1.histogram(channel: $0.description) }
+    }
+
+    /// One histogram per channel of a linear image (R, G, B), each against its own levels.
+    public static func histograms(of image: LinearImage, binCount: Int = defaultBinCount) -> [ChannelHistogram] {
+        var counters = (0..<3).map { _ in Counter(binCount: binCount) }
+        let table = image.linearizationTable
+        image.samples.withUnsafeBufferPointer { samples in
+            for index in 0..<samples.count {
+                let channel = index % 3
+                let stored = Int(samples[index])
+                let value = table.map { stored < $0.count ? Double($0[stored]) : Double($0.last ?? 0) } ?? Double(stored)
+                let black = image.blackLevels[channel]
+                let white = Double(image.whiteLevels[channel])
+                counters[channel].add(value, black: black, white: white, scale: Double(binCount) / (white - black))
+            }
+        }
+        return zip(["R", "G", "B"], counters).map { $1.histogram(channel: $0) }
+    }
+
+    /// A one-line drawing of the bins with Unicode block elements, `width` characters wide (bins are merged or
+    /// repeated to fit), each column's height proportional to the logarithm of its count so that both shadows and
+    /// highlights show.
+    public func sparkline(width: Int = 48) -> String {
+        let levels: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        guard width > 0, !bins.isEmpty else { return "" }
+        var columns = [Int](repeating: 0, count: width)
+        for (index, count) in bins.enumerated() {
+            columns[min(width - 1, index * width / bins.count)] += count
+        }
+        if bins.count < width {
+            // Fewer bins than columns: spread each bin over its columns instead of leaving gaps.
+            columns = (0..<width).map { bins[$0 * bins.count / width] }
+        }
+        let largest = log1p(Double(columns.max() ?? 0))
+        return String(
+            columns.map { count in
+                guard count > 0, largest > 0 else { return levels[0] }
+                let height = Int((log1p(Double(count)) / largest * 8).rounded(.up))
+                return levels[min(8, max(1, height))]
+            })
+    }
+
+    private struct Counter {
+        var bins: [Int]
+        var clipped = 0
+        var total = 0
+
+        init(binCount: Int) { bins = [Int](repeating: 0, count: max(1, binCount)) }
+
+        mutating func add(_ value: Double, black: Double, white: Double, scale: Double) {
+            total += 1
+            if value >= white {
+                clipped += 1
+                bins[bins.count - 1] += 1
+                return
+            }
+            let bin = Int(max(0, (value - black) * scale))
+            bins[min(bins.count - 1, bin)] += 1
+        }
+
+        func histogram(channel: String) -> ChannelHistogram {
+            ChannelHistogram(channel: channel, bins: bins, clippedCount: clipped, sampleCount: total)
+        }
+    }
+}
