@@ -64,7 +64,7 @@ enum LibTIFFFile {
         // all of them pass the same cycle and limit checks. "c": no strip chopping, so the strips reported are
         // the strips stored.
         let tif = TIFFClientOpenExt(
-            "memory", "rhc", handle, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc, unmapProc, options)
+            TIFFFieldRegistry.fileName, "rhc", handle, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc, unmapProc, options)
         TIFFOpenOptionsFree(options)
         guard let tif else {
             throw DecodeError(.corrupt, at: 0, "libtiff cannot open the file: \(source.summary)")

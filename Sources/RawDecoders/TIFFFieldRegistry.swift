@@ -12,10 +12,15 @@ import CLibTIFF
 /// Registration has to go through libtiff's tag extender (`TIFFSetTagExtender`): every `TIFFReadDirectory`
 /// resets the field table to libtiff's defaults before reading (`TIFFDefaultDirectory` → `_TIFFSetupFields`, which
 /// then calls the extender), so a `TIFFMergeFieldInfo` call made after opening is lost at the next directory and
-/// the tags come back as anonymous fields (checked on libtiff 4.5.0). The extender is process-wide; it chains to
-/// any extender installed before it, and `_TIFFMergeFields` skips tags libtiff already knows, so it is harmless
-/// for every other TIFF the process opens.
+/// the tags come back as anonymous fields (checked on libtiff 4.5.0). The extender is process-wide, so it only
+/// registers fields in files opened by the reader (named ``fileName``) and otherwise just calls the extender
+/// installed before it: the DNG writer registers its own definitions for the tags it writes (fixed counts where
+/// this reader accepts any), and a definition from here must never reach its `TIFFSetField` calls. The reader
+/// itself copes with either definition, because it inspects each field at run time.
 enum TIFFFieldRegistry {
+    /// The name the reader gives libtiff for every file it opens; the extender recognises its files by it.
+    static let fileName = "rawcap-raw-reader"
+
     /// One extra field: its tag, C type, element count (`-1` for variable) and name.
     private struct Field {
         let tag: TIFFTag
@@ -100,8 +105,10 @@ enum TIFFFieldRegistry {
     /// Called by libtiff at the start of every directory it reads.
     fileprivate static func merge(into tif: OpaquePointer?) {
         guard let tif else { return }
-        // Failure only means an allocation failed; the tags are then read as anonymous fields, which still works.
-        _ = TIFFMergeFieldInfo(tif, table.baseAddress, UInt32(table.count))
+        if let name = TIFFFileName(tif), String(cString: name) == fileName {
+            // Failure only means an allocation failed; the tags are then read as anonymous fields, which still works.
+            _ = TIFFMergeFieldInfo(tif, table.baseAddress, UInt32(table.count))
+        }
         previousExtender?(tif)
     }
 }
