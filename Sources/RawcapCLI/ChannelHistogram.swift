@@ -18,6 +18,14 @@ public struct ChannelHistogram: Sendable, Hashable, Codable {
     /// Samples counted.
     public let sampleCount: Int
 
+    /// Creates a histogram from counts.
+    public init(channel: String, bins: [Int], clippedCount: Int, sampleCount: Int) {
+        self.channel = channel
+        self.bins = bins
+        self.clippedCount = clippedCount
+        self.sampleCount = sampleCount
+    }
+
     /// Bins used by ``histograms(of:binCount:)-(RawFrame,_)``.
     public static let defaultBinCount = 64
 
