@@ -126,10 +126,18 @@ public enum TIFFRawReader {
         let blackLevels = try tags.blackLevels(pattern: pattern, activeArea: activeArea)
         let defaultWhite = table.map { Int($0.max() ?? 0) } ?? (1 << raw.bitsPerSample) - 1
         var whiteLevel = tags.whiteLevels(samplesPerPixel: 1, default: defaultWhite)[0]
-        // With a LinearizationTable the levels are in the table's output units (DNG 1.7 p.26-28), which may need
-        // more bits than the stored values; the frame's bit depth must hold both.
-        let tableBits = table.map { bitLength(Int($0.max() ?? 0)) } ?? 0
-        let bits = min(16, max(raw.bitsPerSample, tableBits, table == nil ? 0 : bitLength(whiteLevel)))
+        // The frame's depth is the significant bits, not the container: DNG writers store 10…14-bit data in
+        // 16-bit samples with WhiteLevel giving the range (rawcap's own uncompressed DNGs do), and a round trip
+        // must not turn a 12-bit frame into a 16-bit one. Without a table that is the bits the white level and
+        // the largest sample need, never more than stored. With a LinearizationTable the levels are in the table's
+        // output units (DNG 1.7 p.26-28), which may need more bits than the stored values; the depth holds both.
+        let bits: Int
+        if let table {
+            bits = min(16, max(raw.bitsPerSample, bitLength(Int(table.max() ?? 0)), bitLength(whiteLevel)))
+        } else {
+            let significant = max(bitLength(whiteLevel), bitLength(Int(samples.max() ?? 0)))
+            bits = min(raw.bitsPerSample, max(8, significant))
+        }
         if whiteLevel > (1 << bits) - 1 {
             tags.warnings.append("WhiteLevel \(whiteLevel) exceeds \(bits)-bit samples; using \((1 << bits) - 1)")
             whiteLevel = (1 << bits) - 1

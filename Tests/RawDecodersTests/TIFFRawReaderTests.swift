@@ -33,6 +33,16 @@ import Testing
         #expect(decoded.info.storage.layout == "12 tiles of 32×16")
     }
 
+    @Test func reportsTheSignificantBitsOfDataInWiderContainers() throws {
+        var file = TestRawFile(bitsPerSample: 16)
+        file.samples = TestRawFile.pseudoRandomSamples(count: 40 * 30, bits: 12, seed: 9)
+        file.rawTags = [50717: .long([4095])]
+        let decoded = try TIFFRawReader.decode(file.build()[...])
+        #expect(decoded.frame?.bitsPerSample == 12)
+        #expect(decoded.storedBitsPerSample == 16)
+        #expect(decoded.frame?.samples == file.samples)
+    }
+
     @Test func readsTheRawImageFromIFD0() throws {
         var file = TestRawFile(placement: .ifd0)
         let decoded = try TIFFRawReader.decode(file.build()[...])
