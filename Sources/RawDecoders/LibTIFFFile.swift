@@ -92,7 +92,8 @@ enum LibTIFFFile {
             // EXIF is metadata: a broken EXIF IFD leaves the fields unknown (libtiff's message is kept) rather
             // than failing a file whose image is intact.
             if TIFFReadEXIFDirectory(tif, offset) == 1 {
-                exif[offset] = customTags(tif, samplesPerPixel: 1)
+                let tags = customTags(tif, samplesPerPixel: 1)
+                exif[offset] = (try? fromFile(tags, at: offset, header: header, bytes: bytes, path: "EXIF").tags) ?? tags
             }
         }
         return TIFFStructure(
@@ -133,7 +134,7 @@ enum LibTIFFFile {
                 throw DecodeError(.corrupt, at: Int(exactly: offset), "libtiff cannot read \(path): \(messages)")
             }
             var directory = try LibTIFFFile.snapshot(tif, offset: offset, position: position, path: path)
-            directory = try LibTIFFFile.storedByteCount(directory, header: header, bytes: bytes)
+            directory = try LibTIFFFile.fromFile(directory, header: header, bytes: bytes)
             directories.append(directory)
             for (index, subOffset) in directory.subIFDOffsets.enumerated() {
                 try visit(
@@ -143,22 +144,43 @@ enum LibTIFFFile {
         }
     }
 
-    /// libtiff replaces the byte count of a single uncompressed strip that is too small for the image by an
-    /// estimate ("Bogus StripByteCounts field, ignoring and calculating from imagelength"), which would make a
-    /// short strip read on into whatever follows it. The count the file states is put back, so a short strip is
-    /// reported as truncated.
-    private static func storedByteCount(_ directory: TIFFDirectory, header: TIFFHeader, bytes: ArraySlice<UInt8>) throws(DecodeError) -> TIFFDirectory {
-        guard directory.dataByteCounts.count == 1 else { return directory }
+    /// Corrects two things libtiff reports differently from what the file says, using the IFD's own entries:
+    ///
+    /// - libtiff replaces the byte count of a single uncompressed strip that is too small for the image by an
+    ///   estimate ("Bogus StripByteCounts field, ignoring and calculating from imagelength"), which would make a
+    ///   short strip read on into whatever follows it. The count the file states is put back, so a short strip is
+    ///   reported as truncated.
+    /// - libtiff passes rationals as `float` (dng-facts fact 5), which moves colour matrices by about 1e-8 and
+    ///   would make a converted DNG differ from its source. RATIONAL and SRATIONAL values are read exactly.
+    static func fromFile(
+        _ tags: [TIFFTag: TIFFTagValue], at offset: UInt64, header: TIFFHeader, bytes: ArraySlice<UInt8>, path: String
+    ) throws(DecodeError) -> (tags: [TIFFTag: TIFFTagValue], entries: [TIFFHeader.Entry]) {
         let entries: [TIFFHeader.Entry]
         do {
-            entries = try header.directory(at: directory.offset, in: bytes).entries
+            entries = try header.directory(at: offset, in: bytes).entries
         } catch {
-            throw DecodeError(error, context: directory.path)
+            throw DecodeError(error, context: path)
         }
-        guard let entry = entries.first(where: { $0.tag == .stripByteCounts || $0.tag == .tileByteCounts }),
-            entry.count == 1, let stored = header.inlineInteger(entry), stored != directory.dataByteCounts[0]
-        else { return directory }
-        return directory.replacingByteCounts([stored])
+        var corrected = tags
+        for entry in entries where corrected[entry.tag] != nil {
+            if let exact = header.rationals(entry, in: bytes) { corrected[entry.tag] = .reals(exact) }
+        }
+        return (corrected, entries)
+    }
+
+    private static func fromFile(
+        _ directory: TIFFDirectory, header: TIFFHeader, bytes: ArraySlice<UInt8>
+    ) throws(DecodeError) -> TIFFDirectory {
+        let (tags, entries) = try fromFile(
+            directory.tags, at: directory.offset, header: header, bytes: bytes, path: directory.path)
+        var byteCounts = directory.dataByteCounts
+        if byteCounts.count == 1,
+            let entry = entries.first(where: { $0.tag == .stripByteCounts || $0.tag == .tileByteCounts }),
+            entry.count == 1, let stored = header.inlineInteger(entry)
+        {
+            byteCounts = [stored]
+        }
+        return directory.replacing(byteCounts: byteCounts, tags: tags)
     }
 
     /// Copies the current directory out of libtiff.

@@ -96,8 +96,8 @@ public struct TIFFDirectory: Sendable {
         self.tags = tags
     }
 
-    /// The same directory with other strip or tile byte counts.
-    func replacingByteCounts(_ byteCounts: [UInt64]) -> TIFFDirectory {
+    /// The same directory with other strip or tile byte counts and tag values.
+    func replacing(byteCounts: [UInt64], tags: [TIFFTag: TIFFTagValue]) -> TIFFDirectory {
         TIFFDirectory(
             offset: offset, position: position, path: path, newSubfileType: newSubfileType, width: width,
             height: height, bitsPerSample: bitsPerSample, samplesPerPixel: samplesPerPixel,

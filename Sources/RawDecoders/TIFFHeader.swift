@@ -120,4 +120,41 @@ public struct TIFFHeader: Hashable, Sendable {
         default: return try? reader.read(UInt64.self)
         }
     }
+
+    /// The exact values of a RATIONAL or SRATIONAL entry (numerator ÷ denominator in `Double`), read from the file
+    /// rather than through libtiff, which passes rationals as `float`; `nil` for other types, more than
+    /// ``maxExactRationals`` values, a zero denominator, or values outside `bytes`.
+    public func rationals(_ entry: Entry, in bytes: ArraySlice<UInt8>) -> [Double]? {
+        guard entry.type == 5 || entry.type == 10, entry.count >= 1, entry.count <= UInt64(Self.maxExactRationals)
+        else { return nil }
+        let size = Int(entry.count) * 8
+        var data: ArraySlice<UInt8>
+        if size <= entry.valueField.count {
+            data = entry.valueField[...]
+        } else {
+            var field = WireReader(entry.valueField, byteOrder: byteOrder)
+            let location = isBigTIFF ? try? field.read(UInt64.self) : (try? field.read(UInt32.self)).map(UInt64.init)
+            guard let location, let start = Int(exactly: location), start >= 0, start <= bytes.count - size else {
+                return nil
+            }
+            data = bytes[(bytes.startIndex + start)..<(bytes.startIndex + start + size)]
+        }
+        var reader = WireReader(data, byteOrder: byteOrder)
+        var values: [Double] = []
+        values.reserveCapacity(Int(entry.count))
+        for _ in 0..<entry.count {
+            guard let numerator = try? reader.read(UInt32.self), let denominator = try? reader.read(UInt32.self),
+                denominator != 0
+            else { return nil }
+            values.append(
+                entry.type == 5
+                    ? Double(numerator) / Double(denominator)
+                    : Double(Int32(bitPattern: numerator)) / Double(Int32(bitPattern: denominator)))
+        }
+        return values
+    }
+
+    /// Most values ``rationals(_:in:)`` reads exactly; longer rational arrays (none in DNG's colour tags, which
+    /// have at most 12) keep libtiff's `float` values.
+    public static let maxExactRationals = 4096
 }

@@ -1,7 +1,8 @@
 /// The value of one tag as libtiff handed it over, converted to Swift values.
 ///
-/// libtiff 4.5 passes every RATIONAL and SRATIONAL through `float` (notes/dng-facts.md fact 5), so fractions
-/// arrive as ``reals(_:)`` with about seven significant digits, which is ample for colour matrices and levels.
+/// libtiff 4.5 passes every RATIONAL and SRATIONAL through `float` (notes/dng-facts.md fact 5); the reader then
+/// replaces each rational value with the exact quotient read from the file (``TIFFHeader/rationals(_:in:)``), so
+/// colour matrices and levels survive a read-write round trip unchanged.
 public enum TIFFTagValue: Hashable, Sendable {
     /// BYTE, SHORT, LONG, LONG8 and their signed forms, and IFD offsets.
     case integers([Int64])

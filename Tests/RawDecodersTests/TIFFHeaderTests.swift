@@ -56,4 +56,15 @@ import WireFormat
         let header = try TIFFHeader(bytes[...])
         #expect(throws: WireError(.limitExceeded)) { try header.directory(at: 8, in: bytes[...]) }
     }
+
+    @Test func readsRationalsExactly() throws {
+        var bytes = Self.classic
+        // Replace the entry with SRATIONAL ×2 at offset 26: -1/3, 19549/10000.
+        bytes.replaceSubrange(10..<22, with: [0x21, 0xC6, 0x0A, 0x00, 0x02, 0x00, 0x00, 0x00, 0x1A, 0x00, 0x00, 0x00])
+        bytes += [0xFF, 0xFF, 0xFF, 0xFF, 0x03, 0x00, 0x00, 0x00, 0x5D, 0x4C, 0x00, 0x00, 0x10, 0x27, 0x00, 0x00]
+        let header = try TIFFHeader(bytes[...])
+        let entry = try #require(try header.directory(at: 8, in: bytes[...]).entries.first)
+        #expect(header.rationals(entry, in: bytes[...]) == [-1.0 / 3.0, 19549.0 / 10000.0])
+        #expect(header.rationals(entry, in: bytes.prefix(40)) == nil)
+    }
 }
