@@ -57,6 +57,12 @@ import Testing
         #expect(frame.color.asShotNeutral.map { ($0 * 1000).rounded() / 1000 } == [0.5, 1, 0.667])
     }
 
+    @Test func refusesAlreadyLinearData() throws {
+        var file = TestRawFile(bitsPerSample: 16, samplesPerPixel: 3, photometric: 34892)
+        file.ifd0Tags = [50721: .srational(Self.matrix)]
+        #expect(throws: DecodeError(.unsupported)) { try LibRawDecoder.decode(file.build()[...]) }
+    }
+
     @Test func namesLibRawsErrorForUnknownFormats() {
         let garbage = [UInt8](repeating: 0x5A, count: 4096)
         #expect(throws: DecodeError(.unsupported)) { try LibRawDecoder.decode(garbage[...]) }
