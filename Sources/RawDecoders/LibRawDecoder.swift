@@ -110,7 +110,8 @@ public enum LibRawDecoder {
                 throw DecodeError(.unsupported, "Foveon sensor: no colour filter array")
             }
             if idata.filters == 0 {
-                throw DecodeError(.unsupported, "LibRaw reports no colour filter array (already-linear or monochrome data)")
+                throw DecodeError(
+                    .unsupported, "LibRaw reports no colour filter array (already-linear or monochrome data)")
             }
             let pattern = try cfaPattern()
             try check(libraw_unpack(handle), "libraw_unpack")
@@ -138,7 +139,8 @@ public enum LibRawDecoder {
             guard activeArea.width > 0, activeArea.height > 0,
                 PixelRect(width: rawWidth, height: rawHeight).contains(activeArea)
             else {
-                throw DecodeError(.corrupt, "LibRaw's visible area \(activeArea) is outside the \(rawWidth)×\(rawHeight) sensor")
+                throw DecodeError(
+                    .corrupt, "LibRaw's visible area \(activeArea) is outside the \(rawWidth)×\(rawHeight) sensor")
             }
             let blackLevels = try self.blackLevels(pattern: pattern)
             let whiteLevel = self.whiteLevel(above: blackLevels.max() ?? 0)
@@ -196,7 +198,8 @@ public enum LibRawDecoder {
                 }
                 (rows, columns) = period
             } else {
-                throw DecodeError(.unsupported, "LibRaw CFA layout \(filters) (Leaf or staggered); rawcap reads Bayer and X-Trans")
+                throw DecodeError(
+                    .unsupported, "LibRaw CFA layout \(filters) (Leaf or staggered); rawcap reads Bayer and X-Trans")
             }
             let description = cString(handle.pointee.idata.cdesc)
             var colors: [CFAColor] = []
@@ -210,7 +213,8 @@ public enum LibRawDecoder {
                     case "G": colors.append(.green)
                     case "B": colors.append(.blue)
                     default:
-                        throw DecodeError(.unsupported, "CFA colours \(description); rawcap reads red/green/blue sensors")
+                        throw DecodeError(
+                            .unsupported, "CFA colours \(description); rawcap reads red/green/blue sensors")
                     }
                     indices.append(index)
                 }
@@ -219,7 +223,8 @@ public enum LibRawDecoder {
                 throw DecodeError(.unsupported, "CFA without all of red, green and blue")
             }
             do {
-                return Pattern(pattern: try CFAPattern(width: columns, height: rows, colors: colors), colorIndices: indices)
+                return Pattern(
+                    pattern: try CFAPattern(width: columns, height: rows, colors: colors), colorIndices: indices)
             } catch {
                 throw DecodeError(.corrupt, "\(error)")
             }
@@ -314,7 +319,8 @@ public enum LibRawDecoder {
                 guard let matrix = normalised(colorValues) else { continue }
                 let forward = forwardValues.contains { $0 != 0 } ? try? Matrix3(forwardValues) : nil
                 // 65535 marks an illuminant the file did not give.
-                let illuminant = profile.illuminant == 0xFFFF ? LightSource.unknown : LightSource(rawValue: profile.illuminant)
+                let illuminant =
+                    profile.illuminant == 0xFFFF ? LightSource.unknown : LightSource(rawValue: profile.illuminant)
                 matrices.append((matrix, illuminant, forward))
             }
             if matrices.isEmpty {
@@ -326,9 +332,10 @@ public enum LibRawDecoder {
             }
             guard let first = matrices.first else {
                 warnings.append("LibRaw has no colour matrix for this camera; the colour is uncalibrated")
-                return (try? ColorCalibration(
-                    colorMatrix1: ColorCalibration.uncalibrated.colorMatrix1, illuminant1: .d65,
-                    asShotNeutral: neutral, baselineExposure: baseline)) ?? .uncalibrated
+                return
+                    (try? ColorCalibration(
+                        colorMatrix1: ColorCalibration.uncalibrated.colorMatrix1, illuminant1: .d65,
+                        asShotNeutral: neutral, baselineExposure: baseline)) ?? .uncalibrated
             }
             let second = matrices.dropFirst().first
             do {
@@ -361,11 +368,14 @@ public enum LibRawDecoder {
                 .filter { !$0.isEmpty }.joined(separator: " ")
             metadata.uniqueCameraModel = nonEmpty(cString(data.color.UniqueCameraModel)) ?? nonEmpty(normalized)
             metadata.serialNumber =
-                nonEmpty(cString(data.shootinginfo.BodySerial)) ?? nonEmpty(cString(data.shootinginfo.InternalBodySerial))
+                nonEmpty(cString(data.shootinginfo.BodySerial))
+                ?? nonEmpty(cString(data.shootinginfo.InternalBodySerial))
             metadata.lensModel = nonEmpty(cString(data.lens.Lens)) ?? nonEmpty(cString(data.lens.makernotes.Lens))
             let other = data.other
             if other.shutter > 0 { metadata.exposureTime = TagContext.exposureRational(Double(other.shutter)) }
-            if other.aperture > 0, other.aperture.isFinite { metadata.fNumber = (Double(other.aperture) * 100).rounded() / 100 }
+            if other.aperture > 0, other.aperture.isFinite {
+                metadata.fNumber = (Double(other.aperture) * 100).rounded() / 100
+            }
             if other.iso_speed >= 1, other.iso_speed < 10_000_000 { metadata.iso = Int(other.iso_speed.rounded()) }
             if other.focal_len > 0, other.focal_len.isFinite {
                 metadata.focalLength = (Double(other.focal_len) * 100).rounded() / 100
@@ -464,7 +474,9 @@ private func dataErrorHandler(_ context: UnsafeMutableRawPointer?, _ file: Unsaf
     session.record(offset < 0 ? "unexpected end of file" : "data corrupted at byte \(offset)")
 }
 
-private func memoryErrorHandler(_ context: UnsafeMutableRawPointer?, _ file: UnsafePointer<CChar>?, _ where: UnsafePointer<CChar>?) {
+private func memoryErrorHandler(
+    _ context: UnsafeMutableRawPointer?, _ file: UnsafePointer<CChar>?, _ where: UnsafePointer<CChar>?
+) {
     guard let context else { return }
     let session = Unmanaged<LibRawDecoder.Session>.fromOpaque(context).takeUnretainedValue()
     session.record("out of memory in \(`where`.map { String(cString: $0) } ?? "LibRaw")")

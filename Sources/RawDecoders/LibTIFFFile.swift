@@ -64,7 +64,8 @@ enum LibTIFFFile {
         // all of them pass the same cycle and limit checks. "c": no strip chopping, so the strips reported are
         // the strips stored.
         let tif = TIFFClientOpenExt(
-            TIFFFieldRegistry.fileName, "rhc", handle, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc, unmapProc, options)
+            TIFFFieldRegistry.fileName, "rhc", handle, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc,
+            unmapProc, options)
         TIFFOpenOptionsFree(options)
         guard let tif else {
             throw DecodeError(.corrupt, at: 0, "libtiff cannot open the file: \(source.summary)")
@@ -93,7 +94,8 @@ enum LibTIFFFile {
             // than failing a file whose image is intact.
             if TIFFReadEXIFDirectory(tif, offset) == 1 {
                 let tags = customTags(tif, samplesPerPixel: 1)
-                exif[offset] = (try? fromFile(tags, at: offset, header: header, bytes: bytes, path: "EXIF").tags) ?? tags
+                exif[offset] =
+                    (try? fromFile(tags, at: offset, header: header, bytes: bytes, path: "EXIF").tags) ?? tags
             }
         }
         return TIFFStructure(
@@ -311,7 +313,12 @@ enum LibTIFFFile {
         guard count <= TIFFDirectory.maxCopiedElements else { return .omitted(count: count) }
         func integers<T: FixedWidthInteger>(_: T.Type) -> TIFFTagValue? {
             guard elementSize == MemoryLayout<T>.size else { return nil }
-            return .integers((0..<count).map { Int64(truncatingIfNeeded: pointer.loadUnaligned(fromByteOffset: $0 * MemoryLayout<T>.size, as: T.self)) })
+            return .integers(
+                (0..<count).map {
+                    Int64(
+                        truncatingIfNeeded: pointer.loadUnaligned(fromByteOffset: $0 * MemoryLayout<T>.size, as: T.self)
+                    )
+                })
         }
         switch type {
         case TIFF_BYTE: return integers(UInt8.self)
@@ -327,11 +334,13 @@ enum LibTIFFFile {
         case TIFF_LONG8, TIFF_IFD8:
             guard elementSize == 8 else { return nil }
             // Offsets above Int64.max cannot point into a file we hold in memory; clamp rather than trap.
-            return .integers((0..<count).map { Int64(clamping: pointer.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) })
+            return .integers(
+                (0..<count).map { Int64(clamping: pointer.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) })
         case TIFF_SLONG8: return integers(Int64.self)
         case TIFF_RATIONAL, TIFF_SRATIONAL, TIFF_FLOAT, TIFF_DOUBLE:
             switch elementSize {
-            case 4: return .reals((0..<count).map { Double(pointer.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self)) })
+            case 4:
+                return .reals((0..<count).map { Double(pointer.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self)) })
             case 8: return .reals((0..<count).map { pointer.loadUnaligned(fromByteOffset: $0 * 8, as: Double.self) })
             default: return nil
             }

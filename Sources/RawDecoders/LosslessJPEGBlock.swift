@@ -66,7 +66,8 @@ enum LosslessJPEGBlock {
         guard !overflow, frameSamples == stored, samples.count == stored else {
             throw DecodeError(
                 .corrupt,
-                "\(geometry.path): JPEG frame \(frameWidth)×\(frameHeight)×\(components) does not hold the \(region.storedWidth)×\(region.storedHeight)×\(spp) samples of its strip/tile")
+                "\(geometry.path): JPEG frame \(frameWidth)×\(frameHeight)×\(components) does not hold the \(region.storedWidth)×\(region.storedHeight)×\(spp) samples of its strip/tile"
+            )
         }
         guard precision <= geometry.bitsPerSample else {
             throw DecodeError(

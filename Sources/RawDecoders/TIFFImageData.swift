@@ -51,7 +51,8 @@ enum TIFFImageData {
         else {
             throw DecodeError(
                 .truncated, at: Int(exactly: offset),
-                "\(directory.path): strip/tile \(index) (\(count) bytes at \(offset)) ends beyond the \(bytes.count)-byte file")
+                "\(directory.path): strip/tile \(index) (\(count) bytes at \(offset)) ends beyond the \(bytes.count)-byte file"
+            )
         }
         let base = bytes.startIndex + start
         return bytes[base..<base + length]
@@ -85,7 +86,8 @@ enum TIFFImageData {
             else {
                 throw DecodeError(
                     .tooLarge, at: Int(exactly: directory.offset),
-                    "\(path): \(width)×\(height) exceeds \(WireLimits.maxImageDimension) per side or \(WireLimits.maxImagePixels) pixels")
+                    "\(path): \(width)×\(height) exceeds \(WireLimits.maxImageDimension) per side or \(WireLimits.maxImagePixels) pixels"
+                )
             }
             guard (1...4).contains(directory.samplesPerPixel) else {
                 throw DecodeError(.unsupported, "\(path): \(directory.samplesPerPixel) samples per pixel")
@@ -96,7 +98,8 @@ enum TIFFImageData {
             guard directory.sampleFormat == 1, (8...16).contains(directory.bitsPerSample) else {
                 throw DecodeError(
                     .unsupported,
-                    "\(path): \(directory.bitsPerSample)-bit samples of format \(directory.sampleFormat); rawcap reads 8 to 16-bit unsigned integers")
+                    "\(path): \(directory.bitsPerSample)-bit samples of format \(directory.sampleFormat); rawcap reads 8 to 16-bit unsigned integers"
+                )
             }
             guard directory.fillOrder == 1 || directory.bitsPerSample % 8 == 0 else {
                 throw DecodeError(.unsupported, "\(path): FillOrder \(directory.fillOrder) for packed samples")

@@ -27,7 +27,9 @@ extension TIFFRawReader {
             let samples = try TIFFImageData.samples(of: directory, in: bytes, byteOrder: structure.header.byteOrder)
             do {
                 return .rgb(
-                    try RGBImage8(width: directory.width, height: directory.height, pixels: samples.map { UInt8(truncatingIfNeeded: $0) }))
+                    try RGBImage8(
+                        width: directory.width, height: directory.height,
+                        pixels: samples.map { UInt8(truncatingIfNeeded: $0) }))
             } catch {
                 throw DecodeError(.corrupt, "\(directory.path): \(error)")
             }

@@ -63,7 +63,8 @@ public enum TIFFRawReader {
                 "\($0.path) \($0.width)×\($0.height) \($0.photometric.map { "\($0)" } ?? "no photometric")"
             }
             throw DecodeError(
-                .unsupported, "no CFA or LinearRaw image with NewSubfileType 0 (found: \(found.joined(separator: ", ")))")
+                .unsupported,
+                "no CFA or LinearRaw image with NewSubfileType 0 (found: \(found.joined(separator: ", ")))")
         }
         return best
     }
@@ -103,7 +104,8 @@ public enum TIFFRawReader {
         case (.none, 3, 8): .rgb
         default:
             .other(
-                "\(directory.compression) \(directory.photometric.map { "\($0)" } ?? "") \(directory.bitsPerSample)-bit")
+                "\(directory.compression) \(directory.photometric.map { "\($0)" } ?? "") \(directory.bitsPerSample)-bit"
+            )
         }
     }
 

@@ -120,7 +120,8 @@ struct TagContext {
             return whole
         }
         guard origin.count == 2, size.count == 2, (origin + size).allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else {
-            warnings.append("DefaultCropOrigin \(origin) / DefaultCropSize \(size) are malformed; using the active area")
+            warnings.append(
+                "DefaultCropOrigin \(origin) / DefaultCropSize \(size) are malformed; using the active area")
             return whole
         }
         let crop = PixelRect(

@@ -95,7 +95,8 @@ public struct ChannelHistogram: Sendable, Hashable, Codable {
             for index in 0..<samples.count {
                 let channel = index % 3
                 let stored = Int(samples[index])
-                let value = table.map { stored < $0.count ? Double($0[stored]) : Double($0.last ?? 0) } ?? Double(stored)
+                let value =
+                    table.map { stored < $0.count ? Double($0[stored]) : Double($0.last ?? 0) } ?? Double(stored)
                 let black = image.blackLevels[channel]
                 let white = Double(image.whiteLevels[channel])
                 counters[channel].add(value, black: black, white: white, scale: Double(binCount) / (white - black))

@@ -158,7 +158,9 @@ public struct InspectReport: Codable, Sendable {
             },
             layout: info.storage.layout, location: info.storage.path.isEmpty ? nil : info.storage.path)
         previews = info.previews.map {
-            Preview(location: $0.path, width: $0.width, height: $0.height, kind: $0.kind.description, byteCount: $0.byteCount)
+            Preview(
+                location: $0.path, width: $0.width, height: $0.height, kind: $0.kind.description,
+                byteCount: $0.byteCount)
         }
         warnings = info.warnings
     }
@@ -171,7 +173,9 @@ public struct InspectReport: Codable, Sendable {
             lines.append(label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)
         }
         add("File:", "\(file) (\(fileSize) bytes)")
-        add("Format:", [storage.container, storage.byteOrder.map { "\($0)-endian" }].compactMap { $0 }.joined(separator: ", "))
+        add(
+            "Format:",
+            [storage.container, storage.byteOrder.map { "\($0)-endian" }].compactMap { $0 }.joined(separator: ", "))
         let name = camera.uniqueCameraModel ?? [camera.make, camera.model].compactMap { $0 }.joined(separator: " ")
         add("Camera:", [name, camera.serialNumber.map { "serial \($0)" }].compactMap { $0 }.joined(separator: ", "))
         add("Lens:", camera.lens)
@@ -185,7 +189,8 @@ public struct InspectReport: Codable, Sendable {
         add("Orientation:", exposure.orientation)
         let bits =
             image.storedBitsPerSample == image.bitsPerSample
-            ? "\(image.bitsPerSample)-bit" : "\(image.storedBitsPerSample)-bit stored, \(image.bitsPerSample)-bit linear"
+            ? "\(image.bitsPerSample)-bit"
+            : "\(image.storedBitsPerSample)-bit stored, \(image.bitsPerSample)-bit linear"
         add("Image:", "\(image.width)×\(image.height), \(bits), " + (image.pattern.map { "CFA \($0)" } ?? "linear RGB"))
         add("Active area:", "\(image.activeArea)   default crop: \(image.defaultCrop)")
         add(
@@ -214,7 +219,8 @@ public struct InspectReport: Codable, Sendable {
                 channel: histogram.channel, bins: histogram.bins, clippedCount: 0, sampleCount: 0
             ).sparkline(width: histogramWidth)
             lines.append(
-                "  \(histogram.channel) │\(drawing)│ clipped \(String(format: "%.2f", histogram.clippedFraction * 100))%")
+                "  \(histogram.channel) │\(drawing)│ clipped \(String(format: "%.2f", histogram.clippedFraction * 100))%"
+            )
         }
         for warning in warnings { lines.append("Warning: \(warning)") }
         return lines.joined(separator: "\n")

@@ -120,7 +120,9 @@ import WireFormat
     @Test func aShortStripIsTruncation() throws {
         var file = TestRawFile(placement: .ifd0, storage: .strips(rowsPerStrip: 30))
         var ifd = TIFFBuilder.IFD(tags: file.rawIFDTags(), data: file.imageData())
-        if case .strips(let rows, let strips)? = ifd.data { ifd.data = .strips(rowsPerStrip: rows, [Array(strips[0].dropLast(10))]) }
+        if case .strips(let rows, let strips)? = ifd.data {
+            ifd.data = .strips(rowsPerStrip: rows, [Array(strips[0].dropLast(10))])
+        }
         #expect(throws: DecodeError(.truncated)) { try TIFFRawReader.decode(TIFFBuilder(chain: [ifd]).build()[...]) }
     }
 

@@ -72,7 +72,9 @@ struct TestRawFile {
             case 8: bytes += row.map { UInt8($0) }
             case 16:
                 for value in row {
-                    bytes += littleEndian ? [UInt8(value & 0xFF), UInt8(value >> 8)] : [UInt8(value >> 8), UInt8(value & 0xFF)]
+                    bytes +=
+                        littleEndian
+                        ? [UInt8(value & 0xFF), UInt8(value >> 8)] : [UInt8(value >> 8), UInt8(value & 0xFF)]
                 }
             default:
                 var accumulator: UInt32 = 0
@@ -165,7 +167,9 @@ struct TestRawFile {
     /// The file.
     mutating func build() -> [UInt8] {
         var raw = TIFFBuilder.IFD(tags: rawIFDTags(), data: imageData())
-        var ifd0Base: [UInt16: TIFFBuilder.Value] = [271: .ascii("rawcap"), 272: .ascii("Test Sensor"), 274: .short([1])]
+        var ifd0Base: [UInt16: TIFFBuilder.Value] = [
+            271: .ascii("rawcap"), 272: .ascii("Test Sensor"), 274: .short([1]),
+        ]
         if isDNG {
             ifd0Base[50706] = .byte([1, 4, 0, 0])
             ifd0Base[50707] = .byte([1, 1, 0, 0])
