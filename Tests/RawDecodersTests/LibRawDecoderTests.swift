@@ -81,4 +81,20 @@ import Testing
             #expect(throws: DecodeError.self, "prefix of \(length)") { try LibRawDecoder.decode(bytes.prefix(length)) }
         }
     }
+
+    /// LibRaw sees damaged TIFFs when a flipped bit hides DNGVersion from the format detection; it must fail
+    /// cleanly too (3000 runs were clean during development; 300 here keep the suite quick).
+    @Test func bitFlipsThroughLibRawNeverTrap() throws {
+        var file = Self.oracleFile(bits: 12, littleEndian: true, placement: .subIFD)
+        let bytes = file.build()
+        var state: UInt64 = 0x1234_5678
+        for _ in 0..<300 {
+            var damaged = bytes
+            for _ in 0..<3 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                damaged[Int(state >> 33) % damaged.count] ^= UInt8(truncatingIfNeeded: state >> 20) | 1
+            }
+            _ = try? LibRawDecoder.decode(damaged[...])
+        }
+    }
 }
