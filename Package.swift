@@ -11,6 +11,8 @@ let package = Package(
         // Libraries for the separate Benchmarks/ and Fuzz/ packages, which depend on this one by path.
         .library(name: "PTP", targets: ["PTP"]),
         .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
+        .library(name: "RawImage", targets: ["RawImage"]),
+        .library(name: "DNG", targets: ["DNG"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,7 +84,7 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]
         ),
-        .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
+        .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
         .testTarget(
             name: "DNGTests",
             dependencies: [

@@ -59,6 +59,9 @@ static inline int rc_tiff_get_array_c32(TIFF *tif, uint32_t tag, uint32_t *count
 }
 /// TIFFGetField(tif, tag, void **array) for fixed-count array tags.
 static inline int rc_tiff_get_array(TIFF *tif, uint32_t tag, void **values) { return TIFFGetField(tif, tag, values); }
+/// TIFFGetField(tif, tag, void *value) for a scalar custom field (count 1, no passcount): libtiff stores one value of
+/// the field's C type through the pointer (uint8/16/32/64, int8/16/32/64, float or double: at most 8 bytes).
+static inline int rc_tiff_get_scalar(TIFF *tif, uint32_t tag, void *value) { return TIFFGetField(tif, tag, value); }
 /// TIFFGetField(tif, tag, uint16 *a, uint16 *b) for two-value SHORT tags.
 static inline int rc_tiff_get_u16_pair(TIFF *tif, uint32_t tag, uint16_t *a, uint16_t *b) {
     return TIFFGetField(tif, tag, a, b);

@@ -1,0 +1,112 @@
+import RawImage
+import WireFormat
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one entry point for reading raw files: recognises the format by content and hands the bytes to
+/// ``TIFFRawReader`` (DNG, TIFF/EP) or ``LibRawDecoder`` (every other raw format).
+///
+/// Detection looks only at the bytes, never at a file name: a TIFF header whose IFD 0 carries DNGVersion is a DNG;
+/// one whose IFD 0 is itself a CFA image stored uncompressed or as lossless JPEG is TIFF/EP (ISO 12234-2, what
+/// cameras send for PTP format 0x3802). Vendor formats built on TIFF (NEF, CR2, ARW, PEF, …) keep their raw data
+/// in SubIFDs or vendor IFDs with vendor compression and maker-note levels, and go to LibRaw with everything else.
+public enum RawDecoder {
+    /// The largest file read into memory: 1 GiB, several times the largest raw file a current camera writes
+    /// (uncompressed 16-bit 150-megapixel medium format is about 300 MB).
+    public static let maxFileSize = 1 << 30
+
+    /// The format a file was recognised as.
+    public enum Format: Hashable, Sendable, CustomStringConvertible {
+        /// Adobe DNG: read by ``TIFFRawReader``.
+        case dng
+        /// TIFF/EP with the CFA image in IFD 0: read by ``TIFFRawReader``.
+        case tiffEP
+        /// Anything else: handed to LibRaw.
+        case vendor
+
+        public var description: String {
+            switch self {
+            case .dng: "DNG"
+            case .tiffEP: "TIFF/EP"
+            case .vendor: "vendor raw"
+            }
+        }
+    }
+
+    /// Recognises the format of `bytes` from their content.
+    public static func detectFormat(_ bytes: ArraySlice<UInt8>) -> Format {
+        guard let header = try? TIFFHeader(bytes) else { return .vendor }
+        // A TIFF whose IFD 0 cannot even be listed goes to rawcap's own reader, which says precisely what is wrong.
+        guard let entries = try? header.directory(at: header.firstIFDOffset, in: bytes).entries else { return .dng }
+        if entries.contains(where: { $0.tag == .dngVersion }) { return .dng }
+        let photometric = entries.first { $0.tag == .photometricInterpretation }.flatMap(header.inlineInteger)
+        let compression = entries.first { $0.tag == .compression }.flatMap(header.inlineInteger) ?? 1
+        if photometric == UInt64(TIFFPhotometric.cfa.rawValue), compression == 1 || compression == 7 {
+            return .tiffEP
+        }
+        return .vendor
+    }
+
+    /// Decodes the raw image in `bytes`.
+    ///
+    /// - Throws: ``DecodeError``.
+    public static func decode(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> DecodedRaw {
+        switch detectFormat(bytes) {
+        case .dng, .tiffEP: try TIFFRawReader.decode(bytes)
+        case .vendor: try LibRawDecoder.decode(bytes)
+        }
+    }
+
+    /// Reads and decodes the file at `path`.
+    ///
+    /// - Throws: ``DecodeError`` `.io` when the file cannot be read, `.tooLarge` above ``maxFileSize``, and the
+    ///   errors of ``decode(_:)``.
+    public static func decode(contentsOf path: String) throws(DecodeError) -> DecodedRaw {
+        try decode(try readFile(path)[...])
+    }
+
+    /// The largest preview embedded in `bytes`: a DNG or TIFF/EP preview IFD, or LibRaw's thumbnail of a vendor
+    /// file; `nil` when there is none.
+    public static func embeddedPreview(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> EmbeddedPreview? {
+        switch detectFormat(bytes) {
+        case .dng, .tiffEP: try TIFFRawReader.embeddedPreview(in: TIFFRawReader.structure(of: bytes), bytes: bytes)
+        case .vendor: try LibRawDecoder.preview(bytes)
+        }
+    }
+
+    /// The bytes of the file at `path`, checked against ``maxFileSize`` before they are read.
+    public static func readFile(_ path: String) throws(DecodeError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw DecodeError(.io, "\(path): \(errorText())") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw DecodeError(.io, "\(path): \(errorText())") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw DecodeError(.io, "\(path): not a regular file") }
+        guard let size = Int(exactly: status.st_size), size <= maxFileSize else {
+            throw DecodeError(.tooLarge, "\(path): \(status.st_size) bytes exceed \(maxFileSize)")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        let failure: String? = bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            while filled < size {
+                let count = read(descriptor, base + filled, size - filled)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errorText()
+                }
+                if count == 0 { return "file shrank to \(filled) bytes while being read" }
+                filled += count
+            }
+            return nil
+        }
+        if let failure { throw DecodeError(.io, "\(path): \(failure)") }
+        return bytes
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}

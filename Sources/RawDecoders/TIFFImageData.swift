@@ -1,0 +1,164 @@
+import WireFormat
+
+/// Reads the samples of one IFD's image from the file's bytes: strips or tiles, uncompressed (8/16-bit or
+/// bit-packed 9…15-bit) or lossless JPEG, assembled into one row-major array of stored values.
+///
+/// Nothing is applied to the values: no linearization, no black subtraction, no scaling (the caller decides, see
+/// ``DecodedRaw/linearizationTable``). Every size is checked against ``WireFormat/WireLimits`` and every strip or
+/// tile against the file before anything is allocated or read.
+enum TIFFImageData {
+    /// The samples of `directory`'s image: `width × height × samplesPerPixel` values, interleaved, row-major.
+    ///
+    /// - Throws: ``DecodeError`` `.tooLarge` past ``WireFormat/WireLimits/maxImageDimension`` or
+    ///   ``WireFormat/WireLimits/maxImagePixels``, `.unsupported` for layouts and compressions rawcap does not
+    ///   read, `.truncated` when a strip or tile lies beyond the end of the file or holds too few bytes,
+    ///   `.corrupt` when a strip or tile table does not match the image.
+    static func samples(
+        of directory: TIFFDirectory, in bytes: ArraySlice<UInt8>, byteOrder: ByteOrder
+    ) throws(DecodeError) -> [UInt16] {
+        let geometry = try Geometry(directory)
+        var samples = [UInt16](repeating: 0, count: geometry.sampleCount)
+        try samples.withUnsafeMutableBufferPointer { (output) throws(DecodeError) in
+            for block in 0..<geometry.blockCount {
+                let data = try blockBytes(directory, index: block, in: bytes)
+                let region = geometry.region(ofBlock: block)
+                switch directory.compression {
+                case .none:
+                    try Unpacker.unpack(
+                        data, geometry: geometry, region: region, byteOrder: byteOrder, into: output)
+                case .jpeg:
+                    try LosslessJPEGBlock.decode(data, geometry: geometry, region: region, into: output)
+                default:
+                    throw DecodeError(
+                        .unsupported, "\(directory.path): compression \(directory.compression) is not read by rawcap")
+                }
+            }
+        }
+        return samples
+    }
+
+    /// The bytes of strip or tile `index`, checked against the file.
+    private static func blockBytes(
+        _ directory: TIFFDirectory, index: Int, in bytes: ArraySlice<UInt8>
+    ) throws(DecodeError) -> ArraySlice<UInt8> {
+        guard index < directory.dataOffsets.count, index < directory.dataByteCounts.count else {
+            throw DecodeError(.corrupt, "\(directory.path): no offset or byte count for strip/tile \(index)")
+        }
+        let offset = directory.dataOffsets[index]
+        let count = directory.dataByteCounts[index]
+        let (end, overflow) = offset.addingReportingOverflow(count)
+        guard !overflow, end <= UInt64(bytes.count), let start = Int(exactly: offset), let length = Int(exactly: count)
+        else {
+            throw DecodeError(
+                .truncated, at: Int(exactly: offset),
+                "\(directory.path): strip/tile \(index) (\(count) bytes at \(offset)) ends beyond the \(bytes.count)-byte file"
+            )
+        }
+        let base = bytes.startIndex + start
+        return bytes[base..<base + length]
+    }
+
+    /// The image size, the strip or tile grid, and the sample format, validated.
+    struct Geometry {
+        let width: Int
+        let height: Int
+        let samplesPerPixel: Int
+        let bitsPerSample: Int
+        /// Width and height of one block as stored (a strip is the full width; edge tiles are stored whole).
+        let blockWidth: Int
+        let blockHeight: Int
+        let blocksAcross: Int
+        let blockCount: Int
+        let isTiled: Bool
+        let path: String
+
+        var sampleCount: Int { width * height * samplesPerPixel }
+
+        init(_ directory: TIFFDirectory) throws(DecodeError) {
+            let path = directory.path
+            self.path = path
+            let (width, height) = (directory.width, directory.height)
+            guard width >= 1, height >= 1 else {
+                throw DecodeError(.corrupt, at: Int(exactly: directory.offset), "\(path): image is \(width)×\(height)")
+            }
+            guard width <= WireLimits.maxImageDimension, height <= WireLimits.maxImageDimension,
+                width * height <= WireLimits.maxImagePixels
+            else {
+                throw DecodeError(
+                    .tooLarge, at: Int(exactly: directory.offset),
+                    "\(path): \(width)×\(height) exceeds \(WireLimits.maxImageDimension) per side or \(WireLimits.maxImagePixels) pixels"
+                )
+            }
+            guard (1...4).contains(directory.samplesPerPixel) else {
+                throw DecodeError(.unsupported, "\(path): \(directory.samplesPerPixel) samples per pixel")
+            }
+            guard directory.samplesPerPixel == 1 || directory.planarConfiguration == 1 else {
+                throw DecodeError(.unsupported, "\(path): planar configuration \(directory.planarConfiguration)")
+            }
+            guard directory.sampleFormat == 1, (8...16).contains(directory.bitsPerSample) else {
+                throw DecodeError(
+                    .unsupported,
+                    "\(path): \(directory.bitsPerSample)-bit samples of format \(directory.sampleFormat); rawcap reads 8 to 16-bit unsigned integers"
+                )
+            }
+            guard directory.fillOrder == 1 || directory.bitsPerSample % 8 == 0 else {
+                throw DecodeError(.unsupported, "\(path): FillOrder \(directory.fillOrder) for packed samples")
+            }
+            self.width = width
+            self.height = height
+            self.samplesPerPixel = directory.samplesPerPixel
+            self.bitsPerSample = directory.bitsPerSample
+            switch directory.layout {
+            case .strips(let rowsPerStrip):
+                blockWidth = width
+                blockHeight = max(1, min(rowsPerStrip, height))
+                blocksAcross = 1
+                blockCount = (height + blockHeight - 1) / blockHeight
+                isTiled = false
+            case .tiles(let tileWidth, let tileHeight):
+                guard (1...WireLimits.maxImageDimension).contains(tileWidth),
+                    (1...WireLimits.maxImageDimension).contains(tileHeight)
+                else {
+                    throw DecodeError(.corrupt, "\(path): tiles of \(tileWidth)×\(tileHeight)")
+                }
+                blockWidth = tileWidth
+                blockHeight = tileHeight
+                blocksAcross = (width + tileWidth - 1) / tileWidth
+                blockCount = blocksAcross * ((height + tileHeight - 1) / tileHeight)
+                isTiled = true
+            }
+            guard directory.dataOffsets.count >= blockCount, directory.dataByteCounts.count >= blockCount else {
+                throw DecodeError(
+                    .corrupt,
+                    "\(path): \(directory.dataOffsets.count) strip/tile offsets for \(blockCount) strips/tiles")
+            }
+        }
+
+        /// Where block `index` lands in the image, and how much of it is inside the image.
+        func region(ofBlock index: Int) -> Region {
+            let x = (index % blocksAcross) * blockWidth
+            let y = (index / blocksAcross) * blockHeight
+            // A tile is stored whole even where it overhangs the image; the last strip holds only the rows left.
+            let visibleHeight = min(blockHeight, height - y)
+            return Region(
+                x: x, y: y, storedWidth: blockWidth, storedHeight: isTiled ? blockHeight : visibleHeight,
+                visibleWidth: min(blockWidth, width - x), visibleHeight: visibleHeight)
+        }
+    }
+
+    /// One strip or tile: its place in the image, its size as stored and the part of it inside the image.
+    struct Region {
+        /// Column of the block's left edge in the image.
+        let x: Int
+        /// Row of the block's top edge in the image.
+        let y: Int
+        /// Pixels per stored row (tile width, or image width for strips).
+        let storedWidth: Int
+        /// Stored rows (a tile's full height; a strip's rows, fewer for the last strip).
+        let storedHeight: Int
+        /// Columns that fall inside the image (edge tiles are cropped).
+        let visibleWidth: Int
+        /// Rows that fall inside the image.
+        let visibleHeight: Int
+    }
+}
