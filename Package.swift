@@ -43,6 +43,11 @@ let package = Package(
         // A fake USB camera for libusb programs (umockdev, loaded with dlopen at run time): tests and `rawcap sim usb`.
         .target(name: "CFakeUSB"),
         .target(name: "FakeUSB", dependencies: ["PTP", "CFakeUSB"]),
+        // PTP/IP over TCP: POSIX sockets, the host-side connector and the camera-side listener.
+        .target(
+            name: "PTPIP",
+            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
         .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG"]),
 
@@ -59,6 +64,8 @@ let package = Package(
 
         // Helpers for the test targets only (interop tool lookup with the CI rule, subprocesses, temp folders).
         .target(name: "TestSupport"),
+        // A minimal PTP responder shared by the transport, recording and CLI tests.
+        .target(name: "PTPTestSupport", dependencies: ["PTP"]),
 
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),
@@ -76,6 +83,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]
+        ),
+        .testTarget(
+            name: "PTPIPTests",
+            dependencies: [
+                "PTPIP", "PTP", "PTPTestSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
         .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
