@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "rawcap", targets: ["rawcap"]),
         // Libraries for the separate Benchmarks/ and Fuzz/ packages, which depend on this one by path.
         .library(name: "PTP", targets: ["PTP"]),
+        .library(name: "PTPRecord", targets: ["PTPRecord"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,6 +47,11 @@ let package = Package(
         // PTP/IP over TCP: POSIX sockets, the host-side connector and the camera-side listener.
         .target(
             name: "PTPIP",
+            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Recording to pcapng (usbmon, TCP/IPv4) and replaying pcap/pcapng captures as a PTP responder.
+        .target(
+            name: "PTPRecord",
             dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
@@ -88,6 +94,13 @@ let package = Package(
             name: "PTPIPTests",
             dependencies: [
                 "PTPIP", "PTP", "PTPTestSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PTPRecordTests",
+            dependencies: [
+                "PTPRecord", "PTPIP", "PTP", "WireFormat", "PTPTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
