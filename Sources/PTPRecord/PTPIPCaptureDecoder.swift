@@ -88,7 +88,8 @@ struct PTPIPCaptureDecoder: Sendable {
             connections[key] = Connection(
                 client: roles.client, server: roles.server, firstBlockOffset: packet.blockOffset)
         }
-        guard var connection = connections[key] else { return }
+        // Take the connection out of the dictionary while it changes, so its buffers are never copied.
+        guard var connection = connections.removeValue(forKey: key) else { return }
         defer { connections[key] = connection }
         if case .ignored = connection.kind { return }
         let fromClient = segment.source == connection.client
@@ -209,8 +210,10 @@ struct PTPIPCaptureDecoder: Sendable {
             default: direction.decoder = .ptpip(PTPIPFrameDecoder())
             }
         }
+        // Each case takes its decoder out of `direction` before changing it, so the buffer is never copied.
         switch direction.decoder {
         case .ptpip(var decoder):
+            direction.decoder = nil
             decoder.append(bytes)
             while true {
                 let packet: PTPIPPacket?
@@ -224,6 +227,7 @@ struct PTPIPCaptureDecoder: Sendable {
             }
             direction.decoder = .ptpip(decoder)
         case .containers(var stream):
+            direction.decoder = nil
             for message in try stream.feed(bytes, endsTransfer: false, at: blockOffset) {
                 append(message, time, blockOffset)
             }
@@ -286,9 +290,9 @@ struct PTPIPCaptureDecoder: Sendable {
             try direction.data?.append(payload, at: blockOffset)
         case .endData(let transactionID, let payload):
             var data = direction.data ?? DataPhaseBuffer(transactionID: transactionID)
+            direction.data = nil
             try data.append(payload, at: blockOffset)
             append(.data(dataDirection, transactionID: data.transactionID, bytes: data.bytes), time, blockOffset)
-            direction.data = nil
         case .cancel:
             direction.data = nil
         case .initCommandRequest, .initEventRequest, .initEventAck, .initFail, .probeRequest, .probeResponse:

@@ -71,8 +71,10 @@ struct USBCaptureDecoder: Sendable {
             devices[transfer.device] = Device()
             order.append(transfer.device)
         }
-        guard var device = devices[transfer.device], device.failure == nil else { return }
+        // Take the device out of the dictionary while it changes, so its buffers are never copied.
+        guard var device = devices.removeValue(forKey: transfer.device) else { return }
         defer { devices[transfer.device] = device }
+        guard device.failure == nil else { return }
         do {
             try handle(transfer, &device, packet)
         } catch {
