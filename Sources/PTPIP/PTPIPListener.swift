@@ -13,22 +13,29 @@ import PTP
 /// // gphoto2 --port ptpip:127.0.0.1:15740:15740 --summary
 /// ```
 public final class PTPIPListener: Sendable {
+    /// Replaces an accepted connection with one that wraps it (a recorder) before the server sees it.
+    public typealias ConnectionWrapper = @Sendable (TCPByteStream) async throws -> any ByteStream
+
     /// The server that serves accepted connections.
     public let server: PTPIPServer
 
     private let listener: TCPListener
+    private let wrapConnection: ConnectionWrapper?
     private let logger: Logger
 
-    /// Binds and listens on `address` (port 0 picks a free port; see ``localAddress``).
+    /// Binds and listens on `address` (port 0 picks a free port; see ``localAddress``); `wrapConnection` sees each
+    /// accepted connection before the server does (`--record` puts a recorder there).
     ///
     /// - Throws: ``SocketError`` when the address cannot be bound (`EADDRINUSE`, `EACCES`, `EADDRNOTAVAIL`).
     public init(
         address: SocketAddress = .loopback(port: PTPIPAddress.defaultPort), server: PTPIPServer, backlog: Int32 = 8,
-        streamConfiguration: TCPByteStream.Configuration = .init(), logger: Logger = Logger(label: "rawcap.ptpip")
+        streamConfiguration: TCPByteStream.Configuration = .init(), wrapConnection: ConnectionWrapper? = nil,
+        logger: Logger = Logger(label: "rawcap.ptpip")
     ) throws(SocketError) {
         listener = try TCPListener(
             address: address, backlog: backlog, streamConfiguration: streamConfiguration, logger: logger)
         self.server = server
+        self.wrapConnection = wrapConnection
         self.logger = logger
     }
 
@@ -40,11 +47,21 @@ public final class PTPIPListener: Sendable {
     public func run() async {
         logger.info("PTP/IP responder listening on \(localAddress)")
         while true {
+            let connection: TCPByteStream
             do {
-                let connection = try await listener.accept()
-                await server.accept(connection)
+                connection = try await listener.accept()
             } catch {
                 break
+            }
+            guard let wrapConnection else {
+                await server.accept(connection)
+                continue
+            }
+            do {
+                await server.accept(try await wrapConnection(connection))
+            } catch {
+                logger.error("dropping \(connection.remoteAddress): \(error)")
+                await connection.close()
             }
         }
         listener.close()
