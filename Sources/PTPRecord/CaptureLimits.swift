@@ -15,6 +15,10 @@ public enum CaptureLimits {
     public static let maxOutOfOrderByteCount = 64 * 1024 * 1024
     /// Most TCP connections tracked in one capture.
     public static let maxConnectionCount = 4096
+    /// Most bytes filled in with zeros, in all, where a capture's snap length cut packets short (see
+    /// ``PTPConversation``): a 64-byte packet may claim a 64 MiB transfer, so this bounds what a small hostile
+    /// file can make rawcap allocate.
+    public static let maxZeroFilledByteCount = 256 * 1024 * 1024
     /// Most transactions rebuilt from one capture.
     public static let maxTransactionCount = 1 << 20
 }

@@ -138,6 +138,8 @@ public struct PTPConversation: Sendable, Hashable {
             switch stamped.message {
             case .responderName(let name):
                 if conversation.responderName == nil { conversation.responderName = name }
+            case .note(let note):
+                conversation.notes.append(note)
             case .request(let request):
                 if let previous = open {
                     conversation.notes.append("no response to \(previous.request); dropped")

@@ -60,6 +60,7 @@ struct PTPIPCaptureDecoder: Sendable {
     }
 
     private var connections: [Key: Connection] = [:]
+    private var filler = ZeroFillBudget()
     /// The messages found so far, in capture order.
     private(set) var messages: [StampedMessage] = []
     /// Whether any connection was recognised as PTP/IP.
@@ -69,7 +70,7 @@ struct PTPIPCaptureDecoder: Sendable {
 
     /// Adds one captured packet; packets that are not TCP are skipped.
     mutating func add(_ packet: CapturedPacket) throws(RecordError) {
-        let segment: TCPSegment
+        var segment: TCPSegment
         do {
             guard let ip = try LinkLayer.ipPacket(in: packet), let decoded = try TCPSegment.decode(ipPacket: ip) else {
                 return
@@ -93,6 +94,22 @@ struct PTPIPCaptureDecoder: Sendable {
         defer { connections[key] = connection }
         if case .ignored = connection.kind { return }
         let fromClient = segment.source == connection.client
+        if segment.declaredPayloadByteCount > segment.payload.count, !segment.payload.isEmpty {
+            // The snap length cut this segment: fill it in so the stream has no hole (see ZeroFillBudget).
+            guard segment.declaredPayloadByteCount <= CaptureLimits.maxBlockByteCount else {
+                throw RecordError(
+                    .limitExceeded, at: packet.blockOffset, "a segment of \(segment.declaredPayloadByteCount) bytes")
+            }
+            let captured = segment.payload.count
+            segment.payload = try filler.fill(
+                Array(segment.payload), to: segment.declaredPayloadByteCount, at: packet.blockOffset)[...]
+            messages.append(
+                StampedMessage(
+                    message: .note(
+                        "the capture holds \(captured) of the \(segment.declaredPayloadByteCount) bytes of the segment at "
+                            + "block offset 0x\(String(packet.blockOffset, radix: 16)); the rest is zeros"),
+                    timestampNanoseconds: packet.timestampNanoseconds, blockOffset: packet.blockOffset))
+        }
         let bytes: [UInt8]
         do {
             bytes =

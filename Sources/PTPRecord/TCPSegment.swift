@@ -67,8 +67,11 @@ public struct TCPSegment: Hashable, Sendable {
     public var acknowledgmentNumber: UInt32
     /// The flags.
     public var flags: Flags
-    /// The payload.
+    /// The payload as captured.
     public var payload: ArraySlice<UInt8>
+    /// The payload's length according to the IP header: more than `payload.count` when the capture's snap length
+    /// cut the packet.
+    public var declaredPayloadByteCount: Int
 
     /// Creates a segment.
     public init(
@@ -81,6 +84,7 @@ public struct TCPSegment: Hashable, Sendable {
         self.acknowledgmentNumber = acknowledgmentNumber
         self.flags = flags
         self.payload = payload
+        declaredPayloadByteCount = payload.count
     }
 
     // MARK: Encoding
@@ -199,9 +203,11 @@ public struct TCPSegment: Hashable, Sendable {
         try reader.skip(headerLength - 14)
         tcpByteCount -= headerLength
         let payload = reader.readRemaining().prefix(tcpByteCount)
-        return TCPSegment(
+        var segment = TCPSegment(
             source: TCPEndpoint(address: source, port: sourcePort),
             destination: TCPEndpoint(address: destination, port: destinationPort), sequenceNumber: sequence,
             acknowledgmentNumber: acknowledgment, flags: Flags(rawValue: flagByte & 0x1F), payload: payload)
+        segment.declaredPayloadByteCount = tcpByteCount
+        return segment
     }
 }

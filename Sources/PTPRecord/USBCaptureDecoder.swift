@@ -37,10 +37,14 @@ struct USBCaptureDecoder: Sendable {
         var type: USBMonPacket.TransferType
         /// For IN submissions: the bytes asked for, when the format records it (usbmon does, USBPcap does not).
         var requestedLength: UInt32?
+        /// For IN completions and OUT submissions: the bytes transferred, when the format records it apart from
+        /// the captured data (usbmon does).
+        var transferredLength: UInt32?
         var data: [UInt8]
     }
 
     private var devices: [DeviceKey: Device] = [:]
+    private var filler = ZeroFillBudget()
     private var order: [DeviceKey] = []
     /// Whether any USB packet was seen.
     private(set) var sawUSB = false
@@ -56,7 +60,7 @@ struct USBCaptureDecoder: Sendable {
                 transfer = Transfer(
                     device: DeviceKey(bus: usbmon.busNumber, address: UInt16(usbmon.deviceAddress)), urb: usbmon.id,
                     isSubmission: usbmon.eventType == .submission, isIn: usbmon.isIn, type: usbmon.transferType,
-                    requestedLength: usbmon.length, data: usbmon.data)
+                    requestedLength: usbmon.length, transferredLength: usbmon.length, data: usbmon.data)
             case .usbPcap:
                 transfer = try Self.usbPcapTransfer(packet.data)
             default:
@@ -95,9 +99,29 @@ struct USBCaptureDecoder: Sendable {
         return nil
     }
 
-    private func handle(_ transfer: Transfer, _ device: inout Device, _ packet: CapturedPacket) throws(RecordError) {
+    private mutating func handle(_ transfer: Transfer, _ device: inout Device, _ packet: CapturedPacket)
+        throws(RecordError)
+    {
         let time = packet.timestampNanoseconds
         let blockOffset = packet.blockOffset
+        var transfer = transfer
+        // Data travels in OUT submissions and IN completions; a cut one is filled in (see ZeroFillBudget).
+        let carriesData = transfer.isIn != transfer.isSubmission
+        if carriesData, device.qualified, !transfer.data.isEmpty, let length = transfer.transferredLength,
+            Int(length) > transfer.data.count
+        {
+            guard Int(length) <= CaptureLimits.maxBlockByteCount else {
+                throw RecordError(.limitExceeded, at: blockOffset, "a transfer of \(length) bytes")
+            }
+            let captured = transfer.data.count
+            transfer.data = try filler.fill(transfer.data, to: Int(length), at: blockOffset)
+            device.messages.append(
+                StampedMessage(
+                    message: .note(
+                        "the capture holds \(captured) of the \(length) bytes of the transfer at block offset "
+                            + "0x\(String(blockOffset, radix: 16)); the rest is zeros"),
+                    timestampNanoseconds: time, blockOffset: blockOffset))
+        }
         if transfer.isSubmission {
             if transfer.isIn {
                 // Completions normally follow soon; a capture full of orphans must not grow this without end.
@@ -177,6 +201,7 @@ struct USBCaptureDecoder: Sendable {
         let data = Array(bytes[headerLength...].prefix(Int(dataLength)))
         return Transfer(
             device: DeviceKey(bus: bus, address: device), urb: irp, isSubmission: info & 1 == 0,
-            isIn: endpoint & 0x80 != 0, type: type, requestedLength: nil, data: data)
+            isIn: endpoint & 0x80 != 0, type: type, requestedLength: nil, transferredLength: dataLength,
+            data: data)
     }
 }

@@ -138,6 +138,42 @@ import WireFormat
         #expect(Self.essence(reread) == Self.essence(original))
     }
 
+    @Test func usbTransfersCutByTheSnapLengthAreFilledInAndNoted() async throws {
+        let folder = try TemporaryDirectory("formats")
+        let path = folder.file("usb.pcapng").path
+        let outcome = try await Sessions.recordUSB(to: path, pictureByteCount: 300_000)
+        let packets = try CaptureWriter.packets(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).map { packet in
+            (
+                0, packet.timestampNanoseconds,
+                try CaptureWriter.usbmon(packet.data, from: .little, to: .little, mmapped: true, cutTo: 1000)
+            )
+        }
+        let conversation = try Self.conversation(
+            CaptureWriter.pcapng(packets, linkTypes: [.usbLinuxMmapped], byteOrder: .little))
+        let picture = try #require(conversation.transactions.first { $0.request.code == .getObject }?.dataIn)
+        #expect(picture.count == outcome.picture.count)
+        #expect(picture.prefix(988) == outcome.picture.prefix(988), "the captured bytes after the 12-byte header")
+        #expect(picture.dropFirst(988).allSatisfy { $0 == 0 })
+        #expect(conversation.notes.contains { $0.contains("the rest is zeros") })
+        #expect(conversation.transactions.count == 10, "the framing after the cut transfer is intact")
+    }
+
+    @Test func tcpSegmentsCutByTheSnapLengthAreFilledInAndNoted() async throws {
+        let folder = try TemporaryDirectory("formats")
+        let path = folder.file("ptpip.pcapng").path
+        let outcome = try await Sessions.recordPTPIP(to: path, pictureByteCount: 300_000)
+        let packets = try CaptureWriter.packets(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let pcap = CaptureWriter.pcap(
+            packets.map { ($0.timestampNanoseconds, $0.data) }, linkType: .raw, snapLength: 1500, cutTo: 1500)
+        let conversation = try Self.conversation(pcap)
+        let picture = try #require(conversation.transactions.first { $0.request.code == .getObject }?.dataIn)
+        #expect(picture.count == outcome.picture.count)
+        #expect(picture.prefix(1000) == outcome.picture.prefix(1000))
+        #expect(picture != outcome.picture)
+        #expect(conversation.notes.contains { $0.contains("the rest is zeros") })
+        #expect(conversation.transactions.count == 10)
+    }
+
     @Test func theEventConnectionIsFoundOnAnyPort() async throws {
         let (bytes, original) = try await Self.recording("ptpip")
         // Move the camera from port 15740 to 4000: only the handshakes identify PTP/IP now.

@@ -16,7 +16,7 @@ enum CaptureWriter {
     /// A pcap file.
     static func pcap(
         _ packets: [(UInt64, [UInt8])], linkType: LinkType, byteOrder: ByteOrder = .little, nanoseconds: Bool = false,
-        snapLength: UInt32 = 262_144
+        snapLength: UInt32 = 262_144, cutTo cut: Int? = nil
     ) -> [UInt8] {
         var writer = WireWriter(byteOrder: byteOrder)
         writer.write(nanoseconds ? UInt32(0xA1B2_3C4D) : UInt32(0xA1B2_C3D4))
@@ -27,11 +27,12 @@ enum CaptureWriter {
         writer.write(snapLength)
         writer.write(UInt32(linkType.rawValue))
         for (time, data) in packets {
+            let captured = cut.map { Array(data.prefix($0)) } ?? data
             writer.write(UInt32(time / 1_000_000_000))
             writer.write(UInt32(nanoseconds ? time % 1_000_000_000 : time % 1_000_000_000 / 1000))
+            writer.write(UInt32(captured.count))
             writer.write(UInt32(data.count))
-            writer.write(UInt32(data.count))
-            writer.write(bytes: data)
+            writer.write(bytes: captured)
         }
         return writer.bytes
     }
@@ -98,8 +99,11 @@ enum CaptureWriter {
     }
 
     /// A usbmon packet with the 64-byte header turned into `byteOrder`, or cut to the 48-byte header.
-    static func usbmon(_ data: [UInt8], from order: ByteOrder, to target: ByteOrder, mmapped: Bool) throws -> [UInt8] {
-        let packet = try USBMonPacket(data[...], mmapped: true, byteOrder: order)
+    static func usbmon(
+        _ data: [UInt8], from order: ByteOrder, to target: ByteOrder, mmapped: Bool, cutTo cut: Int? = nil
+    ) throws -> [UInt8] {
+        var packet = try USBMonPacket(data[...], mmapped: true, byteOrder: order)
+        if let cut { packet.data = Array(packet.data.prefix(cut)) }
         let encoded = packet.mmappedEncoded(byteOrder: target)
         guard !mmapped else { return encoded }
         return Array(encoded[0..<48]) + Array(encoded[64...])
