@@ -22,7 +22,13 @@ let package = Package(
         .executableTarget(name: "FuzzPTPDatasets", dependencies: [.product(name: "PTP", package: "rawcap")]),
         // The USB and PTP/IP transports answering one transaction from device bytes the fuzzer writes.
         .executableTarget(name: "FuzzPTPTransport", dependencies: [.product(name: "PTP", package: "rawcap")]),
+        // The pcap/pcapng reader and the PTP conversation rebuilt from a capture: blocks, link layers, TCP
+        // reassembly, PTP/IP and USB framing.
+        .executableTarget(name: "FuzzPcap", dependencies: [.product(name: "PTPRecord", package: "rawcap")]),
         // Writes the seed corpora (small valid inputs of each kind) into corpus/<target>/.
-        .executableTarget(name: "FuzzSeeds", dependencies: [.product(name: "PTP", package: "rawcap")]),
+        .executableTarget(
+            name: "FuzzSeeds",
+            dependencies: [.product(name: "PTP", package: "rawcap"), .product(name: "PTPRecord", package: "rawcap")]
+        ),
     ]
 )

@@ -20,6 +20,7 @@ struct FuzzSeeds {
         case "FuzzPTPIP": seeds = PTPSeeds.ptpip()
         case "FuzzPTPDatasets": seeds = try PTPSeeds.datasets()
         case "FuzzPTPTransport": seeds = PTPSeeds.transport()
+        case "FuzzPcap": seeds = try pcapSeeds()
         default:
             print("FuzzSeeds: no seeds for \(arguments[1])")
             exit(64)
