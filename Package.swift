@@ -72,6 +72,14 @@ let package = Package(
         .target(name: "TestSupport"),
         // A minimal PTP responder shared by the transport, recording and CLI tests.
         .target(name: "PTPTestSupport", dependencies: ["PTP"]),
+        // That responder as a PTP/IP camera in a process of its own, for gphoto2 interop tests (gphoto2 gives up
+        // after 2.5 s; in the test process, CPU-bound tests could starve the server).
+        .executableTarget(
+            name: "PTPIPTestCamera",
+            dependencies: [
+                "PTPIP", "PTPRecord", "PTPTestSupport", "PTP", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),

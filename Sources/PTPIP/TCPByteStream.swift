@@ -141,6 +141,15 @@ public final class TCPByteStream: ByteStream, Sendable, CustomStringConvertible 
         socket.close()
     }
 
+    /// Whether `TCP_NODELAY` is set on the socket (`getsockopt`); `false` once closed.
+    public var isNoDelayEnabled: Bool {
+        (try? socket.withDescriptor("TCP_NODELAY") { descriptor throws(ByteStreamError) -> Bool in
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0 && value != 0
+        }) ?? false
+    }
+
     /// E.g. `TCP 127.0.0.1:50312 → 127.0.0.1:15740`.
     public var description: String { "TCP \(localAddress) → \(remoteAddress)" }
 

@@ -26,7 +26,8 @@ import Testing
     }
 
     static let options = PTPIPConnector.Options(
-        connectTimeout: .seconds(5), identity: .init(guid: .random(), friendlyName: "loopback-test"))
+        connectTimeout: .seconds(30), handshakeTimeout: .seconds(30),
+        identity: .init(guid: .random(), friendlyName: "loopback-test"))
 
     @Test func aSessionRunsOverTCP() async throws {
         let camera = MiniCamera(pictureByteCount: 5_000_000)
@@ -34,7 +35,7 @@ import Testing
             PTPIPServer(responder: camera, configuration: .init(device: .init(friendlyName: "MiniCam 1"))))
         let transport = try await PTPIPConnector.connect(to: running.address, options: Self.options)
         #expect(transport.responder.friendlyName == "MiniCam 1")
-        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(5)))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
         try await session.openSession()
         let info = try await session.getDeviceInfo()
         #expect(info.model == "MiniCam 1")
@@ -48,59 +49,69 @@ import Testing
         try await session.setDevicePropValue(.exposureIndex, .uint16(400))
         #expect(await camera.iso == 400)
         try await session.initiateCapture()
-        let added = try await session.nextEvent(timeout: .seconds(5))
+        let added = try await session.nextEvent(timeout: .seconds(30))
         #expect(added?.code == .objectAdded)
-        let complete = try await session.nextEvent(timeout: .seconds(5))
+        let complete = try await session.nextEvent(timeout: .seconds(30))
         #expect(complete?.code == .captureComplete)
         await transport.close()
         await running.listener.server.waitForFinishedClients(1)
         await running.stop()
     }
 
-    @Test func smallExchangesDoNotWaitForDelayedACKs() async throws {
-        let running = try Running(PTPIPServer(responder: MiniCamera()))
-        let transport = try await PTPIPConnector.connect(to: running.address, options: Self.options)
-        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(5)))
-        try await session.openSession()
-        // Each GetDevicePropValue is a request, Start Data, Data, End Data and a response: with Nagle's algorithm
-        // on, loopback adds about 40 ms to each (PTP notes §3.3 item 11), so 400 of them would take 16 s at
-        // least. Without it they take well under a second on an idle machine; the bound leaves room for load.
-        let start = ContinuousClock.now
-        for _ in 0..<400 {
-            _ = try await session.getDevicePropValue(.exposureIndex, type: .uint16)
+    @Test func bothEndsSetNoDelay() async throws {
+        // PTP/IP's small packets would otherwise wait for delayed ACKs: about 44 ms per exchange on loopback
+        // (PTP notes §3.3 item 11). A timing test would flake on a loaded machine; the option itself does not.
+        let noDelay = NoDelayLog()
+        let server = PTPIPServer(responder: MiniCamera())
+        let listener = try PTPIPListener(
+            address: .loopback(port: 0), server: server,
+            wrapConnection: { stream in
+                await noDelay.add("camera", stream.isNoDelayEnabled)
+                return stream
+            })
+        let running = Task { await listener.run() }
+        var options = Self.options
+        options.wrapStream = { stream, connection in
+            await noDelay.add("host \(connection)", stream.isNoDelayEnabled)
+            return stream
         }
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .seconds(12), "400 small transactions took \(elapsed)")
+        let address = PTPIPAddress(host: "127.0.0.1", port: listener.localAddress.port)
+        let transport = try await PTPIPConnector.connect(to: address, options: options)
+        let entries = await noDelay.entries
+        #expect(entries.filter { $0.starts(with: "host") }.count == 2)
+        #expect(entries.filter { $0.starts(with: "camera") }.count == 2)
+        #expect(entries.allSatisfy { $0.hasSuffix("true") }, "\(entries)")
         await transport.close()
-        await running.stop()
+        await listener.stop()
+        await running.value
     }
 
     @Test func aClientThatDisconnectsMidDataLeavesTheServerReady() async throws {
         let running = try Running(PTPIPServer { _ in MiniCamera(pictureByteCount: 8_000_000) })
         // A hand-driven client: handshake, OpenSession, GetObject, then it hangs up after the first bytes.
-        let command = try await TCPByteStream.connect(to: running.listener.localAddress, timeout: .seconds(5))
+        let command = try await TCPByteStream.connect(to: running.listener.localAddress, timeout: .seconds(30))
         try await command.send(
             PTPIPPacket.initCommandRequest(.init(guid: .random(), friendlyName: "quitter")).ptpipEncoded)
-        _ = try await command.receive(maxLength: 4096, timeout: .seconds(5))
-        let event = try await TCPByteStream.connect(to: running.listener.localAddress, timeout: .seconds(5))
+        _ = try await command.receive(maxLength: 4096, timeout: .seconds(30))
+        let event = try await TCPByteStream.connect(to: running.listener.localAddress, timeout: .seconds(30))
         try await event.send(PTPIPPacket.initEventRequest(connectionNumber: 1).ptpipEncoded)
-        _ = try await event.receive(maxLength: 4096, timeout: .seconds(5))
+        _ = try await event.receive(maxLength: 4096, timeout: .seconds(30))
         try await command.send(
             PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .openSession, transactionID: 0, parameters: [1])
                 .ptpipEncoded)
-        _ = try await command.receive(maxLength: 4096, timeout: .seconds(5))
+        _ = try await command.receive(maxLength: 4096, timeout: .seconds(30))
         try await command.send(
             PTPIPPacket.operationRequest(
                 dataPhase: .noneOrIn, code: .getObject, transactionID: 1,
                 parameters: [MiniCamera.firstHandle.rawValue]
             ).ptpipEncoded)
-        _ = try await command.receive(maxLength: 1000, timeout: .seconds(5))
+        _ = try await command.receive(maxLength: 1000, timeout: .seconds(30))
         await command.close()
         await event.close()
         await running.listener.server.waitForFinishedClients(1)
         // The next client gets the whole picture.
         let transport = try await PTPIPConnector.connect(to: running.address, options: Self.options)
-        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(5)))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
         try await session.openSession()
         let sink = PTPMemorySink(limit: 32 << 20)
         #expect(try await session.getObject(MiniCamera.firstHandle, into: sink) == 8_000_000)
@@ -111,7 +122,7 @@ import Testing
     @Test func aServerThatGoesAwayIsADisconnect() async throws {
         let running = try Running(PTPIPServer(responder: MiniCamera()))
         let transport = try await PTPIPConnector.connect(to: running.address, options: Self.options)
-        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(5)))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
         try await session.openSession()
         await running.stop()
         let error = await #expect(throws: TransportError(.disconnected)) { _ = try await session.getDeviceInfo() }
@@ -167,6 +178,12 @@ actor Seen {
     }
     var items: [Item] = []
     func add(_ connection: PTPIPConnector.Connection, _ port: UInt16) { items.append(Item(connection, port)) }
+}
+
+/// Which streams had TCP_NODELAY.
+actor NoDelayLog {
+    var entries: [String] = []
+    func add(_ who: String, _ enabled: Bool) { entries.append("\(who): \(enabled)") }
 }
 
 /// Answers everything after a delay.

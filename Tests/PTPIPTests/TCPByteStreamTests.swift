@@ -9,9 +9,9 @@ import Testing
         _ configuration: TCPByteStream.Configuration = .init()
     ) async throws -> (TCPByteStream, TCPByteStream, TCPListener) {
         let listener = try TCPListener(address: .loopback(port: 0), streamConfiguration: configuration)
-        async let accepted = listener.accept(timeout: .seconds(5))
+        async let accepted = listener.accept(timeout: .seconds(30))
         let client = try await TCPByteStream.connect(
-            to: listener.localAddress, timeout: .seconds(5), configuration: configuration)
+            to: listener.localAddress, timeout: .seconds(30), configuration: configuration)
         return (client, try await accepted, listener)
     }
 
@@ -19,7 +19,7 @@ import Testing
     static func receive(_ count: Int, from stream: TCPByteStream) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         while bytes.count < count {
-            bytes += try await stream.receive(maxLength: count - bytes.count, timeout: .seconds(5))
+            bytes += try await stream.receive(maxLength: count - bytes.count, timeout: .seconds(30))
         }
         return bytes
     }
@@ -43,7 +43,7 @@ import Testing
         let (client, server, listener) = try await Self.connectedPair()
         try await client.send([9, 8, 7])
         let start = ContinuousClock.now
-        let bytes = try await server.receive(maxLength: 1 << 20, timeout: .seconds(5))
+        let bytes = try await server.receive(maxLength: 1 << 20, timeout: .seconds(30))
         #expect(bytes == [9, 8, 7])
         #expect(ContinuousClock.now - start < .seconds(1))
         await client.close()
@@ -70,7 +70,7 @@ import Testing
         await server.close()
         #expect(try await Self.receive(4, from: client) == [1, 2, 3, 4])
         await #expect(throws: ByteStreamError(.closed)) {
-            _ = try await client.receive(maxLength: 10, timeout: .seconds(5))
+            _ = try await client.receive(maxLength: 10, timeout: .seconds(30))
         }
         await client.close()
         listener.close()
@@ -99,7 +99,7 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(10))
         // The stream is still usable after a cancelled wait.
         try await server.send([5])
-        #expect(try await client.receive(maxLength: 10, timeout: .seconds(5)) == [5])
+        #expect(try await client.receive(maxLength: 10, timeout: .seconds(30)) == [5])
         await client.close()
         await server.close()
         listener.close()
@@ -123,7 +123,7 @@ import Testing
         let address = listener.localAddress
         listener.close()
         let error = await #expect(throws: ByteStreamError(.reset)) {
-            _ = try await TCPByteStream.connect(to: address, timeout: .seconds(5))
+            _ = try await TCPByteStream.connect(to: address, timeout: .seconds(30))
         }
         let underlying = try #require(error?.underlyingError as? SocketError)
         #expect(underlying == SocketError(.connectionRefused))

@@ -16,7 +16,7 @@ import Testing
         let folder = try TemporaryDirectory("rec")
         let path = folder.file("usb.pcapng").path
         _ = try await Sessions.recordUSB(to: path)
-        let result = try Sessions.tshark([
+        let result = try await Sessions.tshark([
             "-r", path, "-T", "fields", "-e", "usb.endpoint_address", "-e", "usb.urb_type", "-e", "usb.transfer_type",
             "-e", "usb.bInterfaceClass",
         ])
@@ -38,7 +38,7 @@ import Testing
         let folder = try TemporaryDirectory("rec")
         let path = folder.file("ptpip.pcapng").path
         _ = try await Sessions.recordPTPIP(to: path, pictureByteCount: 200_000)
-        let result = try Sessions.tshark([
+        let result = try await Sessions.tshark([
             "-r", path, "-Y", "ptpip", "-T", "fields", "-e", "ptpip.pktType", "-e", "ptpip.opcode", "-e",
             "ptpip.respcode", "-e", "ptpip.eventcode", "-e", "ptpip.name",
         ])
@@ -70,7 +70,7 @@ import Testing
         #expect(copy.userApplication == "rawcap test")
         #expect(copy.sectionComments.first == "Recorded by rawcap test")
         #expect(copy.sectionComments.dropFirst().first?.trimmingCharacters(in: .whitespaces) == "camera: MiniCam 1")
-        let capinfos = try Subprocess.run(try ExternalTool.require("capinfos"), ["-k", path])
+        let capinfos = try await Subprocess.runDetached(try ExternalTool.require("capinfos"), ["-k", path])
         #expect(capinfos.output.contains("camera: MiniCam 1"), "\(capinfos.output)")
     }
 
@@ -104,7 +104,7 @@ import Testing
         let device = USBDeviceSide(pipe: memory, responder: MiniCamera())
         let running = Task { await device.run() }
         let pipe = try await RecordingBulkPipe.start(wrapping: memory, recorder: recorder)
-        let session = PTPSession(transport: PTPUSBTransport(pipe: pipe), configuration: .init(timeout: .seconds(5)))
+        let session = PTPSession(transport: PTPUSBTransport(pipe: pipe), configuration: .init(timeout: .seconds(30)))
         try await session.openSession()
         _ = try await session.getDeviceInfo()
         let snapshot = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -112,7 +112,7 @@ import Testing
         try snapshot.write(to: copy)
         let conversation = try PTPConversation(capture: MemoryCaptureSource(Array(snapshot)))
         #expect(conversation.transactions.map(\.request.code) == [.openSession, .getDeviceInfo])
-        #expect(try Sessions.tshark(["-r", copy.path]).status == 0)
+        #expect(try await Sessions.tshark(["-r", copy.path]).status == 0)
         running.cancel()
         await memory.disconnect()
         await recorder.close()

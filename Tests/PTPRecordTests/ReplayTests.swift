@@ -19,7 +19,7 @@ import Testing
     }
 
     static func session(_ camera: ReplayCamera) -> PTPSession {
-        PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(5)))
+        PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(30)))
     }
 
     @Test(arguments: ["usb", "ptpip"], ReplayResponder.Mode.allCases)
@@ -46,9 +46,9 @@ import Testing
                 let (hostEvent, deviceEvent) = InMemoryByteStream.pair()
                 await server.accept(deviceEvent)
                 return hostEvent
-            }, identity: .init(guid: .random(), friendlyName: "replay-test"), timeout: .seconds(5))
+            }, identity: .init(guid: .random(), friendlyName: "replay-test"), timeout: .seconds(30))
         let replayed = try await Sessions.run(
-            PTPSession(transport: transport, configuration: .init(timeout: .seconds(5))))
+            PTPSession(transport: transport, configuration: .init(timeout: .seconds(30))))
         #expect(replayed == recorded)
         await transport.close()
         await server.stop()
@@ -194,8 +194,8 @@ import Testing
         try await session.openSession()
         #expect(try await session.nextEvent(timeout: .milliseconds(200)) == nil, "no event before InitiateCapture")
         try await session.initiateCapture()
-        #expect(try await session.nextEvent(timeout: .seconds(5))?.code == .objectAdded)
-        #expect(try await session.nextEvent(timeout: .seconds(5))?.code == .captureComplete)
+        #expect(try await session.nextEvent(timeout: .seconds(30))?.code == .objectAdded)
+        #expect(try await session.nextEvent(timeout: .seconds(30))?.code == .captureComplete)
         await camera.stop()
     }
 }

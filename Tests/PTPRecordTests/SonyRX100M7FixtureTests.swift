@@ -75,8 +75,8 @@ import Testing
         #expect(info.model == "DSC-RX100M7" && info.manufacturer == "Sony Corporation")
     }
 
-    @Test func tsharkDecodesTheTrace() throws {
-        let result = try Sessions.tshark([
+    @Test func tsharkDecodesTheTrace() async throws {
+        let result = try await Sessions.tshark([
             "-r", Self.fixturePath, "-Y", "ptpip", "-T", "fields", "-e", "ptpip.pktType", "-e", "ptpip.opcode",
         ])
         #expect(result.status == 0)
@@ -87,7 +87,7 @@ import Testing
     @Test func aSessionReadsTheDeviceInfoThroughALenientReplay() async throws {
         let conversation = try PTPConversation.load(path: Self.fixturePath)
         let camera = ReplayCamera(conversation: conversation, mode: .lenient)
-        let session = PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(5)))
+        let session = PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(30)))
         try await session.openSession()
         let info = try await session.getDeviceInfo()
         #expect(info.model == "DSC-RX100M7")

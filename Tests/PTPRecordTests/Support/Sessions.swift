@@ -43,13 +43,13 @@ enum Sessions {
         let storageIDs = try await session.getStorageIDs()
         let handles = try await session.getObjectHandles()
         let info = try await session.getObjectInfo(handles[0])
-        let sink = PTPMemorySink()
+        let sink = PTPMemorySink(limit: 1 << 30)
         _ = try await session.getObject(handles[0], into: sink)
         try await session.setDevicePropValue(.exposureIndex, .uint16(400))
         let iso = try await session.getDevicePropValue(.exposureIndex, type: .uint16)
         try await session.initiateCapture()
         var events: [PTPEvent] = []
-        while events.count < 2, let event = try await session.nextEvent(timeout: .seconds(5)) { events.append(event) }
+        while events.count < 2, let event = try await session.nextEvent(timeout: .seconds(30)) { events.append(event) }
         try await session.closeSession()
         return Outcome(
             deviceInfo: deviceInfo, storageIDs: storageIDs, handles: handles, info: info, picture: await sink.bytes,
@@ -64,7 +64,7 @@ enum Sessions {
         let device = USBDeviceSide(pipe: memory, responder: MiniCamera(pictureByteCount: pictureByteCount))
         let running = Task { await device.run() }
         let pipe = try await RecordingBulkPipe.start(wrapping: memory, recorder: recorder)
-        let session = PTPSession(transport: PTPUSBTransport(pipe: pipe), configuration: .init(timeout: .seconds(5)))
+        let session = PTPSession(transport: PTPUSBTransport(pipe: pipe), configuration: .init(timeout: .seconds(30)))
         let outcome = try await run(session)
         running.cancel()
         await memory.disconnect()
@@ -96,8 +96,8 @@ enum Sessions {
                     wrapping: hostEvent, recorder: recorder, client: TCPEndpoint(address: host, port: 50001),
                     server: server, side: .client)
             }, identity: .init(guid: PTPIPGUID(Array(1...16)) ?? .random(), friendlyName: "rawcap-test"),
-            timeout: .seconds(5))
-        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(5)))
+            timeout: .seconds(30))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
         let outcome = try await run(session)
         await transport.close()
         running.cancel()
@@ -105,9 +105,10 @@ enum Sessions {
         return outcome
     }
 
-    /// Runs tshark and returns its standard output; ends the test like `ExternalTool.require` when it is missing.
-    static func tshark(_ arguments: [String]) throws -> Subprocess.Result {
+    /// Runs tshark (without blocking a Swift pool thread); ends the test like `ExternalTool.require` when it is
+    /// missing.
+    static func tshark(_ arguments: [String]) async throws -> Subprocess.Result {
         let tshark = try ExternalTool.require("tshark")
-        return try Subprocess.run(tshark, arguments)
+        return try await Subprocess.runDetached(tshark, arguments)
     }
 }
