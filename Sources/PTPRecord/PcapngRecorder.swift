@@ -149,8 +149,20 @@ public actor PcapngRecorder {
 
     // MARK: TCP
 
-    /// Starts a TCP connection from `client` to `server` (both IPv4) and writes its handshake: SYN, SYN-ACK, ACK.
+    /// The addresses written for endpoints that are not IPv4 (the recording is TCP over IPv4): 10.0.0.1 for the
+    /// client, 10.0.0.2 for the server, with the real ports.
+    public static let placeholderClientAddress: [UInt8] = [10, 0, 0, 1]
+    /// See ``placeholderClientAddress``.
+    public static let placeholderServerAddress: [UInt8] = [10, 0, 0, 2]
+
+    /// Starts a TCP connection from `client` to `server` and writes its handshake: SYN, SYN-ACK, ACK. Recordings
+    /// are TCP over IPv4; an IPv6 endpoint is written with a placeholder address (see
+    /// ``placeholderClientAddress``).
     public func openTCPConnection(client: TCPEndpoint, server: TCPEndpoint) throws(RecordError) -> TCPConnectionID {
+        var client = client
+        var server = server
+        if client.address.count != 4 { client.address = Self.placeholderClientAddress }
+        if server.address.count != 4 { server.address = Self.placeholderServerAddress }
         let index = connections.count
         // Fixed, distinct initial sequence numbers keep recordings deterministic and readable.
         let clientStart = 0x1000_0000 &+ UInt32(truncatingIfNeeded: index) &* 0x0100_0000

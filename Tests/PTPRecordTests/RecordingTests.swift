@@ -118,6 +118,22 @@ import Testing
         await recorder.close()
     }
 
+    @Test func ipv6EndpointsAreRecordedWithPlaceholderAddresses() async throws {
+        let folder = try TemporaryDirectory("rec")
+        let path = folder.file("v6.pcapng").path
+        let recorder = try PcapngRecorder(path: path, configuration: .init(rawcapVersion: "test"))
+        let loopback6 = [UInt8](repeating: 0, count: 15) + [1]
+        let connection = try await recorder.openTCPConnection(
+            client: TCPEndpoint(address: loopback6, port: 50000), server: TCPEndpoint(address: loopback6, port: 15740))
+        try await recorder.recordTCP(
+            connection, from: .client, payload: PTPIPPacket.initEventRequest(connectionNumber: 1).ptpipEncoded)
+        await recorder.close()
+        let packets = try CaptureWriter.packets(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let segment = try #require(try TCPSegment.decode(ipPacket: packets[3].data[...]))
+        #expect(segment.source == TCPEndpoint(address: [10, 0, 0, 1], port: 50000))
+        #expect(segment.destination == TCPEndpoint(address: [10, 0, 0, 2], port: 15740))
+    }
+
     @Test func anExistingFileIsNeverOverwritten() throws {
         let folder = try TemporaryDirectory("rec")
         let path = folder.file("taken.pcapng").path
