@@ -141,6 +141,26 @@ import Testing
         await running.stop()
     }
 
+    @Test func ipv6LoopbackWorksToo() async throws {
+        let address = try #require(SocketAddress(numericHost: "::1", port: 0))
+        let listener: PTPIPListener
+        do {
+            listener = try PTPIPListener(address: address, server: PTPIPServer(responder: MiniCamera()))
+        } catch {
+            // A machine without IPv6 (a container with it disabled) cannot run this test.
+            try Test.cancel("no IPv6 loopback here: \(error)")
+        }
+        let running = Task { await listener.run() }
+        let transport = try await PTPIPConnector.connect(
+            to: try PTPIPAddress(parsing: "[::1]:\(listener.localAddress.port)"), options: Self.options)
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
+        try await session.openSession()
+        #expect(try await session.getDeviceInfo().model == "MiniCam 1")
+        await transport.close()
+        await listener.stop()
+        await running.value
+    }
+
     @Test func nothingListeningIsAConnectError() async throws {
         let listener = try TCPListener(address: .loopback(port: 0))
         let port = listener.localAddress.port
