@@ -59,11 +59,10 @@ public enum PTPIPConnector {
     /// Each resolved address is tried in turn (IPv4 first) until one accepts the command connection; the event
     /// connection goes to that same address.
     ///
-    /// - Throws: ``PTP/TransportError`` — ``PTP/TransportError/Code/ioError`` with a ``HostResolutionError`` when
-    ///   the name does not resolve, ``PTP/TransportError/Code/timeout`` or ``PTP/TransportError/Code/ioError``
-    ///   with the ``PTP/ByteStreamError`` (and its ``SocketError``) when no address accepts,
-    ///   ``PTP/TransportError/Code/rejected`` when the camera answers Init Fail; ``PTP/PTPError`` when it answers
-    ///   the handshake with something else.
+    /// - Throws: ``PTP/TransportError`` with a ``PTPIPConnectFailure`` underneath when the name does not resolve
+    ///   (``PTP/TransportError/Code/ioError``) or no address accepts (``PTP/TransportError/Code/timeout`` or
+    ///   ``PTP/TransportError/Code/ioError``); ``PTP/TransportError/Code/rejected`` when the camera answers Init
+    ///   Fail; ``PTP/PTPError`` when it answers the handshake with something else.
     public static func connect(
         to address: PTPIPAddress, options: Options = Options(), logger: Logger = Logger(label: "rawcap.ptpip")
     ) async throws -> PTPIPTransport {
@@ -71,7 +70,9 @@ public enum PTPIPConnector {
         do {
             candidates = try await SocketAddress.resolve(host: address.host, port: address.port)
         } catch {
-            throw TransportError(.ioError, underlyingError: error, "PTP/IP camera \(address)")
+            throw TransportError(
+                .ioError, underlyingError: PTPIPConnectFailure(address: address, reason: error),
+                "PTP/IP camera \(address)")
         }
         var lastError: ByteStreamError?
         var command: TCPByteStream?
@@ -95,7 +96,9 @@ public enum PTPIPConnector {
                 case .cancelled: .cancelled
                 default: .ioError
                 }
-            throw TransportError(code, underlyingError: error, "cannot connect to PTP/IP camera \(address)")
+            throw TransportError(
+                code, underlyingError: PTPIPConnectFailure(address: address, reason: error),
+                "cannot connect to PTP/IP camera \(address)")
         }
         let target = command.remoteAddress
         let identity = options.identity ?? PTPIPHostIdentity.load(logger: logger).transportIdentity

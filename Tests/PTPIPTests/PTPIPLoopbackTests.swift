@@ -168,8 +168,10 @@ import Testing
         let error = await #expect(throws: TransportError(.ioError)) {
             _ = try await PTPIPConnector.connect(to: PTPIPAddress(host: "127.0.0.1", port: port), options: Self.options)
         }
-        let stream = try #require(error?.underlyingError as? ByteStreamError)
+        let failure = try #require(error?.underlyingError as? PTPIPConnectFailure)
+        let stream = try #require(failure.reason as? ByteStreamError)
         #expect((stream.underlyingError as? SocketError)?.code == .connectionRefused)
+        #expect(failure.description.contains("ECONNREFUSED"))
     }
 
     @Test func theStreamWrapperSeesBothConnections() async throws {
