@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB",
+                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -115,7 +115,10 @@ let package = Package(
         .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
         .testTarget(
             name: "RawcapCLITests",
-            dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "TestSupport"]
+            dependencies: [
+                "RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport",
+                "TestSupport",
+            ]
         ),
     ]
 )

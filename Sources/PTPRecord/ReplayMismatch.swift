@@ -14,6 +14,18 @@ public struct ReplayMismatch: Error, Hashable, Sendable, CustomStringConvertible
     /// What differs: the operation, a parameter, the data phase.
     public let difference: String
 
+    /// Creates a mismatch.
+    public init(
+        index: Int, expected: PTPConversation.Transaction?, received: PTPRequest, receivedDataOutByteCount: Int?,
+        difference: String
+    ) {
+        self.index = index
+        self.expected = expected
+        self.received = received
+        self.receivedDataOutByteCount = receivedDataOutByteCount
+        self.difference = difference
+    }
+
     /// E.g. `strict replay diverged at transaction 3: expected GetObjectInfo(0x00000101) tid 3, received
     /// GetObject(0x00000101) tid 3 (operation differs)`.
     public var description: String {
