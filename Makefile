@@ -6,8 +6,11 @@ SWIFT ?= swift
 CONFIG ?= debug
 VENV := .build/venv
 PYTHON := $(VENV)/bin/python
+# tshark reads recordings back in the tests; its debconf question (may non-root users capture?) takes its default,
+# no, under DEBIAN_FRONTEND=noninteractive below.
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
-	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv umockdev libumockdev-dev gphoto2
+	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv umockdev libumockdev-dev gphoto2 \
+	tshark
 PYTHON_PACKAGES := numpy rawpy tifffile pidng
 DEPS_STAMP := .build/deps.stamp
 
