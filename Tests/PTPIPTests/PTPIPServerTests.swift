@@ -4,7 +4,9 @@ import PTPTestSupport
 import Testing
 
 /// The server's pairing and one-client-at-a-time rules, over in-memory streams.
-@Suite struct PTPIPServerTests {
+// One test at a time: they keep the CPU busy, and the test process shares its two pool threads with tests
+// that have deadlines (ARCHITECTURE.md, Tests).
+@Suite(.serialized) struct PTPIPServerTests {
     static func connect(
         to server: PTPIPServer, name: String = "host", eventNumber: UInt32? = nil
     ) async throws -> PTPIPTransport {
@@ -16,7 +18,7 @@ import Testing
                 let (hostEvent, deviceEvent) = InMemoryByteStream.pair()
                 await server.accept(deviceEvent)
                 return hostEvent
-            }, identity: .init(guid: .random(), friendlyName: name), timeout: .seconds(30))
+            }, identity: .init(guid: .random(), friendlyName: name), timeout: .seconds(300))
     }
 
     @Test func aClientIsServedWithOperationsAndEvents() async throws {
@@ -25,13 +27,13 @@ import Testing
         let transport = try await Self.connect(to: server)
         #expect(transport.responder.friendlyName == "MiniCam 1")
         #expect(transport.responder.connectionNumber == 1)
-        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(300)))
         try await session.openSession()
         #expect(try await session.getDeviceInfo().model == "MiniCam 1")
         try await session.setDevicePropValue(.exposureIndex, .uint16(800))
         #expect(await camera.iso == 800)
         try await session.initiateCapture()
-        let event = try await session.nextEvent(timeout: .seconds(30))
+        let event = try await session.nextEvent(timeout: .seconds(300))
         #expect(event?.code == .objectAdded)
         #expect(await server.isServing)
         await transport.close()
@@ -47,7 +49,7 @@ import Testing
         for expected: UInt32 in [5, 6, 7] {
             let transport = try await Self.connect(to: server)
             #expect(transport.responder.connectionNumber == expected)
-            let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
+            let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(300)))
             try await session.openSession()
             await transport.close()
             await server.waitForFinishedClients(Int(expected - 4))
@@ -64,7 +66,7 @@ import Testing
         #expect((error?.underlyingError as? PTPIPInitFailure)?.reason == .busy)
         #expect(await server.refusedBusyCount == 1)
         // The first client is unaffected.
-        let session = PTPSession(transport: first, configuration: .init(timeout: .seconds(30)))
+        let session = PTPSession(transport: first, configuration: .init(timeout: .seconds(300)))
         try await session.openSession()
         await first.close()
         await server.stop()
@@ -84,7 +86,7 @@ import Testing
                     // Quote another connection number than the Ack gave.
                     try await hostEvent.send(PTPIPPacket.initEventRequest(connectionNumber: 99).ptpipEncoded)
                     return PrefixSkippingStream(hostEvent)
-                }, identity: .init(guid: .random(), friendlyName: "h"), timeout: .seconds(30))
+                }, identity: .init(guid: .random(), friendlyName: "h"), timeout: .seconds(300))
         }
         await server.stop()
     }
@@ -95,7 +97,7 @@ import Testing
         let (host, device) = InMemoryByteStream.pair()
         await server.accept(device)
         await #expect(throws: ByteStreamError(.closed)) {
-            _ = try await host.receive(maxLength: 10, timeout: .seconds(20))
+            _ = try await host.receive(maxLength: 10, timeout: .seconds(300))
         }
         // The server still serves a real client afterwards.
         let transport = try await Self.connect(to: server)
@@ -115,7 +117,7 @@ import Testing
                     // Never connects the event connection.
                     try await Task.sleep(for: .seconds(1))
                     throw CancellationError()
-                }, identity: .init(guid: .random(), friendlyName: "h"), timeout: .seconds(30))
+                }, identity: .init(guid: .random(), friendlyName: "h"), timeout: .seconds(300))
         }
         await server.waitForFinishedClients(1)
         let transport = try await Self.connect(to: server)

@@ -7,7 +7,9 @@ import Testing
 import WireFormat
 
 /// The reader against the formats and link types real captures come in, built from rawcap's own recordings.
-@Suite struct CaptureFormatTests {
+// One test at a time: they keep the CPU busy, and the test process shares its two pool threads with tests
+// that have deadlines (ARCHITECTURE.md, Tests).
+@Suite(.serialized) struct CaptureFormatTests {
     /// A recording of the MiniCamera session and its conversation.
     static func recording(_ kind: String) async throws -> ([UInt8], PTPConversation) {
         let folder = try TemporaryDirectory("formats")

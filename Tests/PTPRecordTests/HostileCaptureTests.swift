@@ -7,7 +7,9 @@ import WireFormat
 
 /// A recording is untrusted input: broken files give typed errors with the block offset, never a crash or a huge
 /// allocation.
-@Suite struct HostileCaptureTests {
+// One test at a time: they keep the CPU busy, and the test process shares its two pool threads with tests
+// that have deadlines (ARCHITECTURE.md, Tests).
+@Suite(.serialized) struct HostileCaptureTests {
     static var sony: [UInt8] {
         get throws { Array(try Data(contentsOf: URL(fileURLWithPath: SonyRX100M7FixtureTests.fixturePath))) }
     }

@@ -6,7 +6,9 @@ import TestSupport
 import Testing
 
 /// Recordings of a MiniCamera session, read back by tshark and by rawcap's own reader.
-@Suite struct RecordingTests {
+// One test at a time: they keep the CPU busy, and the test process shares its two pool threads with tests
+// that have deadlines (ARCHITECTURE.md, Tests).
+@Suite(.serialized) struct RecordingTests {
     static let expectedOperations: [OperationCode] = [
         .openSession, .getDeviceInfo, .getStorageIDs, .getObjectHandles, .getObjectInfo, .getObject,
         .setDevicePropValue, .getDevicePropValue, .initiateCapture, .closeSession,
@@ -104,7 +106,7 @@ import Testing
         let device = USBDeviceSide(pipe: memory, responder: MiniCamera())
         let running = Task { await device.run() }
         let pipe = try await RecordingBulkPipe.start(wrapping: memory, recorder: recorder)
-        let session = PTPSession(transport: PTPUSBTransport(pipe: pipe), configuration: .init(timeout: .seconds(30)))
+        let session = PTPSession(transport: PTPUSBTransport(pipe: pipe), configuration: .init(timeout: .seconds(300)))
         try await session.openSession()
         _ = try await session.getDeviceInfo()
         let snapshot = try Data(contentsOf: URL(fileURLWithPath: path))

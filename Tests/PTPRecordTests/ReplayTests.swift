@@ -8,7 +8,9 @@ import TestSupport
 import Testing
 
 /// Recordings replayed through the real framing, strictly and leniently.
-@Suite struct ReplayTests {
+// One test at a time: they keep the CPU busy, and the test process shares its two pool threads with tests
+// that have deadlines (ARCHITECTURE.md, Tests).
+@Suite(.serialized) struct ReplayTests {
     static func record(_ kind: String, in folder: TemporaryDirectory) async throws -> (
         PTPConversation, Sessions.Outcome
     ) {
@@ -19,7 +21,7 @@ import Testing
     }
 
     static func session(_ camera: ReplayCamera) -> PTPSession {
-        PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(30)))
+        PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(300)))
     }
 
     @Test(arguments: ["usb", "ptpip"], ReplayResponder.Mode.allCases)
@@ -46,9 +48,9 @@ import Testing
                 let (hostEvent, deviceEvent) = InMemoryByteStream.pair()
                 await server.accept(deviceEvent)
                 return hostEvent
-            }, identity: .init(guid: .random(), friendlyName: "replay-test"), timeout: .seconds(30))
+            }, identity: .init(guid: .random(), friendlyName: "replay-test"), timeout: .seconds(300))
         let replayed = try await Sessions.run(
-            PTPSession(transport: transport, configuration: .init(timeout: .seconds(30))))
+            PTPSession(transport: transport, configuration: .init(timeout: .seconds(300))))
         #expect(replayed == recorded)
         await transport.close()
         await server.stop()
@@ -194,8 +196,8 @@ import Testing
         try await session.openSession()
         #expect(try await session.nextEvent(timeout: .milliseconds(200)) == nil, "no event before InitiateCapture")
         try await session.initiateCapture()
-        #expect(try await session.nextEvent(timeout: .seconds(30))?.code == .objectAdded)
-        #expect(try await session.nextEvent(timeout: .seconds(30))?.code == .captureComplete)
+        #expect(try await session.nextEvent(timeout: .seconds(300))?.code == .objectAdded)
+        #expect(try await session.nextEvent(timeout: .seconds(300))?.code == .captureComplete)
         await camera.stop()
     }
 }

@@ -87,7 +87,7 @@ import Testing
     @Test func aSessionReadsTheDeviceInfoThroughALenientReplay() async throws {
         let conversation = try PTPConversation.load(path: Self.fixturePath)
         let camera = ReplayCamera(conversation: conversation, mode: .lenient)
-        let session = PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(30)))
+        let session = PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(300)))
         try await session.openSession()
         let info = try await session.getDeviceInfo()
         #expect(info.model == "DSC-RX100M7")

@@ -26,7 +26,7 @@ struct ThroughputFigures {
         let address = PTPIPAddress(host: "127.0.0.1", port: listener.localAddress.port)
         let options = PTPIPConnector.Options(identity: .init(guid: .random(), friendlyName: "figures"))
         let transport = try await PTPIPConnector.connect(to: address, options: options)
-        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(300)))
         try await session.openSession()
         var start = ContinuousClock.now
         _ = try await session.getObject(MiniCamera.firstHandle, into: PTPMemorySink(limit: 1 << 30))

@@ -49,7 +49,7 @@ enum Sessions {
         let iso = try await session.getDevicePropValue(.exposureIndex, type: .uint16)
         try await session.initiateCapture()
         var events: [PTPEvent] = []
-        while events.count < 2, let event = try await session.nextEvent(timeout: .seconds(30)) { events.append(event) }
+        while events.count < 2, let event = try await session.nextEvent(timeout: .seconds(300)) { events.append(event) }
         try await session.closeSession()
         return Outcome(
             deviceInfo: deviceInfo, storageIDs: storageIDs, handles: handles, info: info, picture: await sink.bytes,
@@ -64,7 +64,7 @@ enum Sessions {
         let device = USBDeviceSide(pipe: memory, responder: MiniCamera(pictureByteCount: pictureByteCount))
         let running = Task { await device.run() }
         let pipe = try await RecordingBulkPipe.start(wrapping: memory, recorder: recorder)
-        let session = PTPSession(transport: PTPUSBTransport(pipe: pipe), configuration: .init(timeout: .seconds(30)))
+        let session = PTPSession(transport: PTPUSBTransport(pipe: pipe), configuration: .init(timeout: .seconds(300)))
         let outcome = try await run(session)
         running.cancel()
         await memory.disconnect()
@@ -96,8 +96,8 @@ enum Sessions {
                     wrapping: hostEvent, recorder: recorder, client: TCPEndpoint(address: host, port: 50001),
                     server: server, side: .client)
             }, identity: .init(guid: PTPIPGUID(Array(1...16)) ?? .random(), friendlyName: "rawcap-test"),
-            timeout: .seconds(30))
-        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
+            timeout: .seconds(300))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(300)))
         let outcome = try await run(session)
         await transport.close()
         running.cancel()
