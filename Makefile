@@ -6,8 +6,11 @@ SWIFT ?= swift
 CONFIG ?= debug
 VENV := .build/venv
 PYTHON := $(VENV)/bin/python
+# tshark reads recordings back in the tests; its debconf question (may non-root users capture?) takes its default,
+# no, under DEBIAN_FRONTEND=noninteractive below.
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
-	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev umockdev libumockdev-dev gphoto2
+	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev umockdev libumockdev-dev gphoto2 \
+	tshark
 PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs
 DEPS_STAMP := .build/deps.stamp
 
@@ -17,7 +20,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Fuzzing (Fuzz/ is its own package): each target in FUZZ_TARGETS is an executable product there, with its seed
 # corpus in Fuzz/corpus/<target>/. New inputs go to Fuzz/.build/fuzz-corpus/<target>/, findings (crash-*, leak-*,
 # timeout-*, oom-*) to Fuzz/.build/findings/<target>-*.
-FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport FuzzLJ92
+FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport FuzzLJ92 FuzzPcap
 FUZZ_SECONDS ?= 600
 FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 # SwiftPM passes --sanitize=fuzzer and --sanitize=address to swiftc as two -sanitize= flags and swiftc 6.3.1 keeps

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
         .library(name: "RawImage", targets: ["RawImage"]),
         .library(name: "DNG", targets: ["DNG"]),
+        .library(name: "PTPRecord", targets: ["PTPRecord"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,6 +50,16 @@ let package = Package(
         // A fake USB camera for libusb programs (umockdev, loaded with dlopen at run time): tests and `rawcap sim usb`.
         .target(name: "CFakeUSB"),
         .target(name: "FakeUSB", dependencies: ["PTP", "CFakeUSB"]),
+        // PTP/IP over TCP: POSIX sockets, the host-side connector and the camera-side listener.
+        .target(
+            name: "PTPIP",
+            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Recording to pcapng (usbmon, TCP/IPv4) and replaying pcap/pcapng captures as a PTP responder.
+        .target(
+            name: "PTPRecord",
+            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
         .target(
             name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "CCrypto"]),
@@ -57,7 +68,7 @@ let package = Package(
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB",
+                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -66,6 +77,16 @@ let package = Package(
 
         // Helpers for the test targets only (interop tool lookup with the CI rule, subprocesses, temp folders).
         .target(name: "TestSupport"),
+        // A minimal PTP responder shared by the transport, recording and CLI tests.
+        .target(name: "PTPTestSupport", dependencies: ["PTP"]),
+        // That responder as a PTP/IP camera in a process of its own, for gphoto2 interop tests (gphoto2 gives up
+        // after 2.5 s; in the test process, CPU-bound tests could starve the server).
+        .executableTarget(
+            name: "PTPIPTestCamera",
+            dependencies: [
+                "PTPIP", "PTPRecord", "PTPTestSupport", "PTP", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),
@@ -84,6 +105,19 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]
         ),
+        .testTarget(
+            name: "PTPIPTests",
+            dependencies: [
+                "PTPIP", "PTP", "PTPTestSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PTPRecordTests",
+            dependencies: [
+                "PTPRecord", "PTPIP", "PTP", "WireFormat", "PTPTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
         .testTarget(
             name: "DNGTests",
@@ -94,7 +128,10 @@ let package = Package(
             exclude: ["Scripts"]),
         .testTarget(
             name: "RawcapCLITests",
-            dependencies: ["RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "TestSupport"]
+            dependencies: [
+                "RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport",
+                "TestSupport",
+            ]
         ),
     ]
 )

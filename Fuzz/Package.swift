@@ -25,11 +25,15 @@ let package = Package(
         // LJ92 decoder: frame header, marker segments, Huffman tables, entropy-coded data.
         .executableTarget(
             name: "FuzzLJ92", dependencies: [.product(name: "LosslessJPEG", package: "rawcap")]),
+        // The pcap/pcapng reader and the PTP conversation rebuilt from a capture: blocks, link layers, TCP
+        // reassembly, PTP/IP and USB framing.
+        .executableTarget(name: "FuzzPcap", dependencies: [.product(name: "PTPRecord", package: "rawcap")]),
         // Writes the seed corpora (small valid inputs of each kind) into corpus/<target>/.
         .executableTarget(
             name: "FuzzSeeds",
             dependencies: [
                 .product(name: "PTP", package: "rawcap"), .product(name: "LosslessJPEG", package: "rawcap"),
+                .product(name: "PTPRecord", package: "rawcap"),
             ]),
     ]
 )

@@ -17,4 +17,8 @@ public struct CameraConnection: Sendable {
 public enum CameraLink: Sendable {
     /// A USB camera as discovery described it.
     case usb(USBCameraInfo)
+    /// A PTP/IP camera: its address and the name it gave in Init Command Ack.
+    case ptpip(address: String, friendlyName: String)
+    /// A recording played back: its path, the replay mode, and the camera model it names.
+    case replay(path: String, mode: String, cameraModel: String?)
 }

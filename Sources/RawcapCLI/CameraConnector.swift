@@ -1,22 +1,41 @@
 import Logging
 import PTP
+import PTPIP
+import PTPRecord
 import PTPUSB
 
 /// The one place that turns `--camera` into a transport: commands call ``connect(_:)`` and get a session.
 ///
-/// USB is implemented here; `sim` (the emulated camera), `ptpip:` (Wi-Fi) and `replay:` (recordings) fail with
-/// ``CameraFailure/Code/notAvailable`` until their transports land, each in its own case below.
+/// USB is implemented here; `ptpip:` (Wi-Fi) in `CameraConnector+PTPIP.swift` and `replay:` (recordings) in
+/// `CameraConnector+Replay.swift`; `--record` wraps whichever transport is chosen (`CameraConnector+Recording.swift`).
+/// `sim` (the emulated camera) fails with ``CameraFailure/Code/notAvailable`` until it lands.
 public enum CameraConnector {
     /// Connects to the camera `options` name.
     ///
     /// - Throws: ``PTPUSB/USBCameraError`` (no camera, several, permission, busy…), ``PTPUSB/LibUSBError``,
-    ///   or ``CameraFailure`` for transports that do not exist yet.
+    ///   `TransportError` with a `PTPIPConnectFailure` (nothing at a PTP/IP address), `PcapError`/`RecordError` (a
+    ///   recording that does not load, a `--record` file that cannot be created), or ``CameraFailure`` for
+    ///   transports that do not exist yet.
     public static func connect(_ options: ConnectionOptions) async throws -> CameraConnection {
         let logger = options.logger
         let configuration = PTPSession.Configuration(timeout: options.timeoutDuration)
         switch options.camera {
         case .usb(let selector):
             let connection = try await USBCameraConnection.open(selector, logger: logger)
+            if options.record != nil {
+                let camera = connection.camera
+                let recorder: PcapngRecorder?
+                do {
+                    recorder = try Self.recorder(options, cameraModel: camera.product ?? camera.displayName)
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+                if let recorder {
+                    return try await recordedUSB(
+                        connection, recorder: recorder, configuration: configuration, logger: logger)
+                }
+            }
             return CameraConnection(
                 location: connection.camera.description, link: .usb(connection.camera),
                 session: PTPSession(transport: connection.transport, configuration: configuration, logger: logger),
@@ -25,10 +44,10 @@ public enum CameraConnector {
             throw CameraFailure(
                 .notAvailable, "--camera sim is not available yet: the emulated camera is not built in.")
         case .ptpip(let host, let port):
-            throw CameraFailure(
-                .notAvailable, "--camera ptpip:\(host):\(port) is not available yet: PTP/IP is not built in.")
+            return try await connectPTPIP(
+                PTPIPAddress(host: host, port: port), options, configuration: configuration, logger: logger)
         case .replay(let path):
-            throw CameraFailure(.notAvailable, "--camera replay:\(path) is not available yet: replay is not built in.")
+            return try await openReplay(path, options, configuration: configuration, logger: logger)
         }
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PTP
+import PTPIP
+import PTPRecord
 import PTPUSB
 import WireFormat
 
@@ -28,6 +30,10 @@ public struct CameraFailure: Error, Hashable, CustomStringConvertible {
         public static let io = Code(rawValue: "io")
         /// The camera broke PTP or sent a dataset that does not decode: `EX_PROTOCOL` (76).
         public static let protocolError = Code(rawValue: "protocolError")
+        /// A recording given to `--camera replay:` does not load: `EX_DATAERR` (65).
+        public static let badInput = Code(rawValue: "badInput")
+        /// The `--record` file cannot be created: `EX_CANTCREAT` (73).
+        public static let cannotCreate = Code(rawValue: "cannotCreate")
         /// Anything else, a bug: `EX_SOFTWARE` (70).
         public static let software = Code(rawValue: "software")
 
@@ -40,6 +46,8 @@ public struct CameraFailure: Error, Hashable, CustomStringConvertible {
             case .busy: ExitCode(75)
             case .io: ExitCode(74)
             case .protocolError: ExitCode(76)
+            case .badInput: ExitCode(65)
+            case .cannotCreate: ExitCode(73)
             default: ExitCode(70)
             }
         }
@@ -76,8 +84,23 @@ public struct CameraFailure: Error, Hashable, CustomStringConvertible {
             self.init(code, error.description)
         case let error as LibUSBError:
             self.init(.noCamera, "USB is not available: \(error).")
+        case let error as TransportError where error.underlyingError is PTPIPConnectFailure:
+            self.init(
+                .noCamera,
+                "No PTP/IP camera answers there: \(error.underlyingError.map { "\($0)" } ?? "\(error)"). Check the "
+                    + "address and that the camera's Wi-Fi remote function is on.")
+        case let error as TransportError where error.underlyingError is ReplayMismatch:
+            self.init(
+                .io,
+                "rawcap's requests left the recording (strict replay): \(error.underlyingError.map { "\($0)" } ?? "").")
         case let error as TransportError:
             self.init(Self.code(of: error), Self.message(for: error))
+        case let error as PcapError:
+            self.init(.badInput, "The recording cannot be read: \(error).")
+        case let error as RecordError where error.code == .ioError:
+            self.init(.cannotCreate, "The recording cannot be written: \(error.detail).")
+        case let error as RecordError:
+            self.init(.badInput, "The recording holds no usable PTP session: \(error).")
         case let error as PTPError where error.code == .deviceResponse:
             self.init(.protocolError, "The camera refused a request rawcap needs: \(error).")
         case let error as PTPError:

@@ -7,8 +7,18 @@ extension CameraInfoReport {
             lines.append(label.padding(to: 14) + value)
         }
         if let camera {
-            var place = "\(camera.selector), \(camera.vendorID):\(camera.productID), port \(camera.port)"
-            place += ", \(camera.interface) interface, \(camera.maxPacketSize)-byte packets"
+            var place = camera.selector
+            if let vendorID = camera.vendorID, let productID = camera.productID {
+                place += ", \(vendorID):\(productID)"
+            }
+            if let port = camera.port { place += ", port \(port)" }
+            if let interface = camera.interface, let size = camera.maxPacketSize {
+                place += ", \(interface) interface, \(size)-byte packets"
+            }
+            if let name = camera.friendlyName { place += ", \"\(printable(name))\"" }
+            if let mode = camera.replayMode {
+                place += ", \(mode) replay" + (camera.recordedModel.map { " of \(printable($0))" } ?? "")
+            }
             field("Camera", place)
         }
         field("Manufacturer", printable(device.manufacturer))

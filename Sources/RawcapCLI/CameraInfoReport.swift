@@ -27,26 +27,32 @@ struct CameraInfoReport: Encodable, Sendable {
 
     /// The USB side of the camera.
     struct Link: Encodable, Sendable {
-        /// `usb`.
+        /// `usb`, `ptpip` or `replay`.
         var transport: String
-        /// The `--camera` value that selects this camera again: `usb:001:005`.
+        /// The `--camera` value that selects this camera again: `usb:001:005`, `ptpip:192.168.1.10:15740`.
         var selector: String
-        /// idVendor as four lower-case hex digits, as `lsusb` prints it.
-        var vendorID: String
-        /// idProduct, likewise.
-        var productID: String
-        /// The kernel's port path, `1-4.2`.
-        var port: String
+        /// idVendor as four lower-case hex digits, as `lsusb` prints it (USB).
+        var vendorID: String?
+        /// idProduct, likewise (USB).
+        var productID: String?
+        /// The kernel's port path, `1-4.2` (USB).
+        var port: String?
         /// The USB Manufacturer string (may differ from DeviceInfo's).
         var manufacturer: String?
         /// The USB Product string.
         var product: String?
         /// The USB SerialNumber string.
         var serialNumber: String?
-        /// `still image (6/1/1)` or `vendor-specific (ff)`.
-        var interface: String
-        /// wMaxPacketSize of bulk IN: 512 at high speed, 1024 at super speed.
-        var maxPacketSize: Int
+        /// `still image (6/1/1)` or `vendor-specific (ff)` (USB).
+        var interface: String?
+        /// wMaxPacketSize of bulk IN: 512 at high speed, 1024 at super speed (USB).
+        var maxPacketSize: Int?
+        /// The name the camera gave in Init Command Ack (PTP/IP).
+        var friendlyName: String? = nil
+        /// `strict` or `lenient` (replay).
+        var replayMode: String? = nil
+        /// The camera model the recording names (replay).
+        var recordedModel: String? = nil
     }
 
     /// DeviceInfo (ISO 15740 §5.5.1) without the code lists.
@@ -317,6 +323,10 @@ extension CameraInfoReport.Link {
                 product: camera.product, serialNumber: camera.serialNumber,
                 interface: camera.interface.kind == .stillImage ? "still image (6/1/1)" : "vendor-specific (ff)",
                 maxPacketSize: camera.interface.bulkIn.maxPacketSize)
+        case .ptpip(let address, let friendlyName):
+            self.init(transport: "ptpip", selector: "ptpip:\(address)", friendlyName: friendlyName)
+        case .replay(let path, let mode, let cameraModel):
+            self.init(transport: "replay", selector: "replay:\(path)", replayMode: mode, recordedModel: cameraModel)
         }
     }
 }

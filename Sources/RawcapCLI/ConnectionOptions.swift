@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import PTPRecord
 
 /// The options every camera command shares: which camera, how long to wait for it, and how much to log.
 /// Commands take them with `@OptionGroup var connection: ConnectionOptions` and hand them to
@@ -20,12 +21,34 @@ public struct ConnectionOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Log USB and PTP traffic to standard error (twice: with hex dumps).")
     public var verbose: Int
 
+    /// Record the session to a pcapng file.
+    @Option(
+        help: ArgumentHelp(
+            "Record everything that crosses the link to a new pcapng file (Wireshark opens it).",
+            valueName: "file.pcapng"))
+    public var record: String?
+
+    /// How `--camera replay:FILE` answers.
+    @Option(
+        help: ArgumentHelp(
+            "With --camera replay:FILE: lenient (the default: recorded replies per request, camera-like answers for "
+                + "the rest) or strict (the first request that differs from the recording is an error).",
+            valueName: "mode"))
+    public var replayMode: ReplayResponder.Mode?
+
     /// Creates the defaults.
     public init() {}
 
     /// Rejects a timeout that is not a positive number of seconds.
     public func validate() throws {
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 < seconds ≤ 3600.") }
+        if replayMode != nil {
+            guard case .replay = camera else { throw ValidationError("--replay-mode goes with --camera replay:FILE.") }
+        }
+        if let record, record.isEmpty { throw ValidationError("--record needs a file name.") }
+        if let record, case .replay(let path) = camera, record == path {
+            throw ValidationError("--record cannot write over the recording being replayed.")
+        }
     }
 
     /// The timeout as a duration.
@@ -39,3 +62,6 @@ public struct ConnectionOptions: ParsableArguments {
         return logger
     }
 }
+
+/// `--replay-mode strict|lenient`.
+extension ReplayResponder.Mode: ExpressibleByArgument {}

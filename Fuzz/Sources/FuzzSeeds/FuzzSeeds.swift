@@ -21,6 +21,7 @@ struct FuzzSeeds {
         case "FuzzPTPDatasets": seeds = try PTPSeeds.datasets()
         case "FuzzPTPTransport": seeds = PTPSeeds.transport()
         case "FuzzLJ92": seeds = try LJ92Seeds.streams()
+        case "FuzzPcap": seeds = try pcapSeeds()
         default:
             print("FuzzSeeds: no seeds for \(arguments[1])")
             exit(64)

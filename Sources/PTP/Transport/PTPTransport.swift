@@ -1,7 +1,7 @@
 /// What a ``PTPSession`` needs from a link to a camera: run one transaction, receive events, cancel, close.
 ///
 /// Implementations: ``PTPUSBTransport`` (container framing over any ``USBBulkPipe``), ``PTPIPTransport`` (packet
-/// framing over two ``ByteStream``s), and later a replaying transport in `PTPRecord`. A transport knows framing,
+/// framing over two ``ByteStream``s), and `ReplayTransport` in `PTPRecord` around them. A transport knows framing,
 /// transaction IDs on the wire and recovery; it does not know PTP semantics: it never turns a response code into
 /// an error and never decodes a dataset.
 ///
