@@ -142,7 +142,7 @@ public actor USBDeviceSide {
         currentTransactionID = request.transactionID
         abortRequested = false
         defer { currentTransactionID = nil }
-        let fault = takeFault(for: request.code)
+        var fault = takeFault(for: request.code)
 
         var dataOut: [UInt8]?
         if await responder.expectsDataOut(request) {
@@ -160,6 +160,12 @@ public actor USBDeviceSide {
             reply = PTPResponderReply(.generalError)
         } else {
             reply = await responder.respond(to: request, dataOut: dataOut)
+        }
+        if fault == nil, let linkFault = reply.linkFault {
+            switch linkFault {
+            case .stall: fault = .stallBulkIn
+            case .disconnect(let count): fault = .disconnect(afterBytes: count)
+            }
         }
         if case .delay(let duration) = fault { try await Task.sleep(for: duration) }
         if abortRequested { return }
