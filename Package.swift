@@ -46,6 +46,12 @@ let package = Package(
         .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
         .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG"]),
 
+        // The emulated camera: a strict PTP responder with a synthetic sensor, served through the PTP device sides.
+        .target(
+            name: "CameraEmulator",
+            dependencies: ["PTP", "RawImage", "WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // The command line.
         .target(
             name: "RawcapCLI",
@@ -77,6 +83,9 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]
         ),
+        .testTarget(
+            name: "CameraEmulatorTests",
+            dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "WireFormat", "TestSupport"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
         .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
         .testTarget(
