@@ -101,6 +101,8 @@ public actor EmulatedCamera: PTPResponder {
     public private(set) var transcript: [TranscriptEntry] = []
     /// Captures that could not be rendered or stored, oldest first.
     public internal(set) var captureErrors: [EmulatorError] = []
+    /// Events a `lose-event` fault swallowed, oldest first.
+    public private(set) var lostEvents: [PTPEvent] = []
 
     var faults: FaultState
     var captureTask: Task<Void, Never>?
@@ -264,7 +266,12 @@ public actor EmulatedCamera: PTPResponder {
         case .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue:
             return answerPropertyOperation(code, property: parameter(0), dataOut: dataOut)
         case .initiateCapture:
-            return initiateCapture(storage: parameter(0), format: parameter(1), transactionID: request.transactionID)
+            let reply = initiateCapture(storage: parameter(0), format: parameter(1), transactionID: request.transactionID)
+            let target = parameter(0) == 0 ? captureTargetStorage : StorageID(rawValue: parameter(0))
+            if reply.code == .storeFull, faults.cardFull, target == Self.cardStorageID {
+                fault = "card-full"
+            }
+            return reply
         default:
             return PTPResponderReply(.operationNotSupported)
         }
@@ -311,7 +318,10 @@ public actor EmulatedCamera: PTPResponder {
 
     /// Sends an event unless a `lose-event` fault swallows it.
     func emit(_ event: PTPEvent) {
-        if faults.takeLostEvent(event.code) { return }
+        if faults.takeLostEvent(event.code) {
+            lostEvents.append(event)
+            return
+        }
         hub.send(event)
     }
 
