@@ -96,9 +96,13 @@ public struct CameraModel: Hashable, Sendable {
     /// memory).
     public static let captureTargetCode = DevicePropertyCode(rawValue: 0xD002)
 
-    /// The generic raw camera: VendorExtensionID 0, standard codes only, 6000×4000 RGGB, RAW/RAW+JPEG/JPEG through
-    /// CompressionSetting (0x5004, UINT8: 0 JPEG, 1 RAW+JPEG, 2 RAW — higher values compress less, as the
-    /// standard suggests), raw depth through 0xD001 and capture target through 0xD002.
+    /// The generic raw camera: VendorExtensionID 0, standard codes only, 6000×4000 RGGB, raw depth through 0xD001
+    /// and capture target through 0xD002.
+    ///
+    /// Image quality is CompressionSetting (0x5004, UINT8), whose values the standard leaves to the maker (only
+    /// "higher compresses less"). The generic model uses the values libgphoto2 names in `gphoto2 --summary` for
+    /// any camera (its table from Nikon's): 2 "JPEG Fine", 4 "RAW", 5 "RAW + JPEG". gphoto2 sets them with
+    /// `--set-config /main/other/5004=5`; its `imagequality` widget lists them as "Unknown value 0005".
     public static let generic = CameraModel(
         identifier: "generic", manufacturer: "rawcap", model: "Emulated Camera", deviceVersion: "1.0",
         serialNumber: "RC0000001", standardVersion: 100, vendorExtensionID: VendorExtensionID(rawValue: 0),
@@ -111,8 +115,8 @@ public struct CameraModel: Hashable, Sendable {
         ],
         qualityProperty: .compressionSetting,
         qualityValues: [
-            QualityValue(value: .uint8(0), quality: .jpeg), QualityValue(value: .uint8(1), quality: .rawPlusJPEG),
-            QualityValue(value: .uint8(2), quality: .raw),
+            QualityValue(value: .uint8(2), quality: .jpeg), QualityValue(value: .uint8(4), quality: .raw),
+            QualityValue(value: .uint8(5), quality: .rawPlusJPEG),
         ],
         defaultQuality: .raw, rawBitDepthProperty: rawBitDepthCode, rawBitDepths: [12, 14, 16], defaultRawBitDepth: 14,
         captureTargetProperty: captureTargetCode,
