@@ -47,9 +47,10 @@ let package = Package(
         .target(name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG"]),
 
         // The emulated camera: a strict PTP responder with a synthetic sensor, served through the PTP device sides.
+        // DNG provides the JPEG codec for RAW+JPEG shots and thumbnails.
         .target(
             name: "CameraEmulator",
-            dependencies: ["PTP", "RawImage", "WireFormat", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PTP", "RawImage", "WireFormat", "DNG", .product(name: "Logging", package: "swift-log")]
         ),
 
         // The command line.
@@ -85,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CameraEmulatorTests",
-            dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "WireFormat", "TestSupport"]),
+            dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "TestSupport"]),
         .testTarget(name: "DNGTests", dependencies: ["DNG", "RawDecoders", "RawImage", "WireFormat", "TestSupport"]),
         .testTarget(

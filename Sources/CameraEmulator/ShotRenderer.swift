@@ -1,3 +1,4 @@
+import DNG
 import Dispatch
 import RawImage
 
@@ -31,7 +32,7 @@ enum ShotRenderer {
         var raw: [UInt8]?
         /// The JPEG file and its size, when the quality includes JPEG.
         var jpeg: EncodedImage?
-        /// A small JPEG for GetThumb, when one could be made.
+        /// A small JPEG for GetThumb.
         var thumbnail: EncodedImage?
     }
 
@@ -43,6 +44,12 @@ enum ShotRenderer {
     }
 
     private static let queue = DispatchQueue(label: "rawcap.emulator.render", qos: .utility)
+    /// JPEG quality of the camera's JPEGs ("fine").
+    static let jpegQuality = 92
+    /// Long side of the thumbnails GetThumb returns: 160 pixels, DCF's thumbnail size.
+    static let thumbnailLongSide = 160
+    /// JPEG quality of thumbnails.
+    static let thumbnailQuality = 80
 
     /// Develops `plan` on the render queue.
     static func develop(_ plan: Plan) async -> Swift.Result<Result, EmulatorError> {
@@ -80,8 +87,21 @@ enum ShotRenderer {
         if plan.quality.includesRaw {
             result.raw = try TIFFEPWriter.encode(frame, software: EmulatedCamera.software)
         }
-        if plan.quality.includesJPEG {
-            throw EmulatorError(.captureFailed, "JPEG output needs the colour rendering and JPEG codec (not built yet)")
+        do {
+            var small: RGBImage8
+            if plan.quality.includesJPEG {
+                // The camera's JPEG: the default crop at full size, demosaiced at full quality.
+                let image = try frame.renderRGB8(RenderOptions(method: .quality))
+                let jpeg = try JPEGImage(encoding: image, quality: jpegQuality)
+                result.jpeg = EncodedImage(bytes: jpeg.bytes, width: jpeg.width, height: jpeg.height)
+                small = try image.downscaled(toLongSide: thumbnailLongSide)
+            } else {
+                small = try frame.renderRGB8(RenderOptions(longSide: thumbnailLongSide))
+            }
+            let thumbnail = try JPEGImage(encoding: small, quality: thumbnailQuality)
+            result.thumbnail = EncodedImage(bytes: thumbnail.bytes, width: thumbnail.width, height: thumbnail.height)
+        } catch {
+            throw EmulatorError(.captureFailed, "rendering the shot's JPEG: \(error)")
         }
         return result
     }
