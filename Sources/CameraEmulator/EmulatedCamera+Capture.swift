@@ -56,15 +56,25 @@ extension EmulatedCamera {
         return (quality.includesRaw ? pixels * 2 + 64 * 1024 : 0) + (quality.includesJPEG ? pixels / 2 + 64 * 1024 : 0)
     }
 
-    /// Stores a developed shot and announces it: ObjectAdded per object, then CaptureComplete. A shot that no
-    /// longer fits (the store filled meanwhile) sends StoreFull instead of its objects.
+    /// Stores a developed shot and announces it: ObjectAdded per object and CaptureComplete, in the configured
+    /// ``CaptureEventOrder``. A shot that no longer fits (the store filled meanwhile) sends StoreFull instead of its
+    /// objects.
     private func finishCapture(
         _ result: Result<ShotRenderer.Result, EmulatorError>, plan: ShotRenderer.Plan, time: PTPDateTime,
         storage: StorageID, transactionID: UInt32
     ) {
+        let complete = PTPEvent(code: .captureComplete, transactionID: transactionID, parameters: [transactionID])
+        var added: [PTPEvent] = []
         defer {
             captureTask = nil
-            emit(PTPEvent(code: .captureComplete, transactionID: transactionID, parameters: [transactionID]))
+            if configuration.eventOrder == .gphoto2, let first = added.first {
+                emit(first)
+                emit(complete)
+                for event in added.dropFirst() { emit(event) }
+            } else {
+                for event in added { emit(event) }
+                emit(complete)
+            }
         }
         let shot: ShotRenderer.Result
         switch result {
@@ -111,7 +121,7 @@ extension EmulatedCamera {
         }
         for (objectInfo, bytes) in objects {
             guard let handle = store.add(objectInfo, data: bytes, thumbnail: thumb?.bytes) else { continue }
-            emit(PTPEvent(code: .objectAdded, transactionID: transactionID, parameters: [handle.rawValue]))
+            added.append(PTPEvent(code: .objectAdded, transactionID: transactionID, parameters: [handle.rawValue]))
         }
     }
 }

@@ -52,13 +52,16 @@ public actor EmulatedCamera: PTPResponder {
         /// Most entries kept in ``EmulatedCamera/transcript`` (the oldest go first), so a long-running server stays
         /// bounded.
         public var transcriptLimit: Int
+        /// The order of a shot's ObjectAdded and CaptureComplete events.
+        public var eventOrder: CaptureEventOrder
 
         /// Creates a configuration.
         public init(
             sensorWidth: Int? = nil, sensorHeight: Int? = nil, cardCapacity: UInt64 = 2 << 30,
             memoryCapacity: UInt64 = 512 << 20, faults: [EmulatorFault] = [], seed: UInt64 = 0,
             illuminant: SceneIlluminant = .d65, sensor: SensorModel = .typical, clockStart: PTPDateTime? = nil,
-            renderedFrameHandler: (@Sendable (RawFrame) -> Void)? = nil, transcriptLimit: Int = 10_000
+            renderedFrameHandler: (@Sendable (RawFrame) -> Void)? = nil, transcriptLimit: Int = 10_000,
+            eventOrder: CaptureEventOrder = .standard
         ) {
             self.sensorWidth = sensorWidth
             self.sensorHeight = sensorHeight
@@ -71,6 +74,7 @@ public actor EmulatedCamera: PTPResponder {
             self.clockStart = clockStart
             self.renderedFrameHandler = renderedFrameHandler
             self.transcriptLimit = max(1, transcriptLimit)
+            self.eventOrder = eventOrder
         }
     }
 

@@ -57,4 +57,23 @@ import Testing
         #expect(try await session.getObjectInfo(try #require(raw.first)).objectFormat == .tiffEP)
         await link.close()
     }
+
+    @Test(arguments: CaptureEventOrder.allCases)
+    func eventsFollowTheConfiguredOrder(order: CaptureEventOrder) async throws {
+        let link = EmulatorLink.usb(try smallCamera(eventOrder: order))
+        let session = PTPSession(transport: link.transport)
+        try await session.openSession()
+        try await session.setDevicePropValue(.compressionSetting, .uint8(5))
+        try await session.initiateCapture()
+        var codes: [EventCode] = []
+        while codes.count < 3, let event = try await session.nextEvent(timeout: .seconds(20)) {
+            codes.append(event.code)
+            #expect(event.transactionID == 2)  // the InitiateCapture's
+        }
+        switch order {
+        case .standard: #expect(codes == [.objectAdded, .objectAdded, .captureComplete])
+        case .gphoto2: #expect(codes == [.objectAdded, .captureComplete, .objectAdded])
+        }
+        await link.close()
+    }
 }

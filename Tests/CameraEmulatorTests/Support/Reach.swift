@@ -21,8 +21,8 @@ enum Reach: String, CaseIterable, Sendable, CustomStringConvertible {
 
 /// A small, quick camera for tests: 96×64 pixels, a fixed clock and seed.
 func smallCamera(
-    model: CameraModel = .generic, width: Int = 96, height: Int = 64, faults: [EmulatorFault] = [], cardCapacity: UInt64 = 64 << 20,
-    frames: FrameLog? = nil
+    model: CameraModel = .generic, width: Int = 96, height: Int = 64, faults: [EmulatorFault] = [],
+    cardCapacity: UInt64 = 64 << 20, frames: FrameLog? = nil, eventOrder: CaptureEventOrder = .standard
 ) throws -> EmulatedCamera {
     var handler: (@Sendable (RawFrame) -> Void)?
     if let frames { handler = { frames.append($0) } }
@@ -31,7 +31,7 @@ func smallCamera(
         configuration: .init(
             sensorWidth: width, sensorHeight: height, cardCapacity: cardCapacity, faults: faults, seed: 7,
             clockStart: try PTPDateTime(year: 2024, month: 5, day: 17, hour: 10, minute: 30, second: 0),
-            renderedFrameHandler: handler))
+            renderedFrameHandler: handler, eventOrder: eventOrder))
 }
 
 /// Runs one raw transaction on a transport (for the requests PTPSession would never send).
