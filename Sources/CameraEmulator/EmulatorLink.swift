@@ -21,9 +21,13 @@ public struct EmulatorLink: Sendable {
     private let shutdown: @Sendable () async -> Void
 
     /// The camera over USB in memory: high-speed packets (512 bytes) unless told otherwise.
+    ///
+    /// - Parameter hostPipe: wraps the host's end of the pipe before the transport uses it (a recorder that
+    ///   writes the session to a pcapng file); `nil` uses it as it is.
     public static func usb(
         _ camera: EmulatedCamera, maxPacketSize: Int = 512, logger: Logger = Logger(label: "rawcap.sim.usb"),
-        transportConfiguration: PTPUSBTransport.Configuration = PTPUSBTransport.Configuration()
+        transportConfiguration: PTPUSBTransport.Configuration = PTPUSBTransport.Configuration(),
+        hostPipe: (@Sendable (InMemoryBulkPipe) -> any USBBulkPipe)? = nil
     ) -> EmulatorLink {
         let pipe = InMemoryBulkPipe(maxPacketSize: maxPacketSize)
         let device = USBDeviceSide(pipe: pipe, responder: camera)
@@ -32,7 +36,8 @@ public struct EmulatorLink: Sendable {
             // The cable is gone: the next connection starts a new session.
             await camera.connectionClosed()
         }
-        let transport = PTPUSBTransport(pipe: pipe, logger: logger, configuration: transportConfiguration)
+        let transport = PTPUSBTransport(
+            pipe: hostPipe?(pipe) ?? pipe, logger: logger, configuration: transportConfiguration)
         return EmulatorLink(
             transport: transport, camera: camera, serving: serving,
             shutdown: {
