@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB",
+                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "CameraEmulator", "FakeUSB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

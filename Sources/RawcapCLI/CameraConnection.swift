@@ -17,4 +17,6 @@ public struct CameraConnection: Sendable {
 public enum CameraLink: Sendable {
     /// A USB camera as discovery described it.
     case usb(USBCameraInfo)
+    /// rawcap's emulated camera, in process (`--camera sim`).
+    case emulated
 }

@@ -1,11 +1,13 @@
+import CameraEmulator
 import Logging
 import PTP
 import PTPUSB
 
 /// The one place that turns `--camera` into a transport: commands call ``connect(_:)`` and get a session.
 ///
-/// USB is implemented here; `sim` (the emulated camera), `ptpip:` (Wi-Fi) and `replay:` (recordings) fail with
-/// ``CameraFailure/Code/notAvailable`` until their transports land, each in its own case below.
+/// USB and `sim` (the emulated camera, in process) are implemented here; `ptpip:` (Wi-Fi) and `replay:`
+/// (recordings) fail with ``CameraFailure/Code/notAvailable`` until their transports land, each in its own case
+/// below.
 public enum CameraConnector {
     /// Connects to the camera `options` name.
     ///
@@ -22,8 +24,14 @@ public enum CameraConnector {
                 session: PTPSession(transport: connection.transport, configuration: configuration, logger: logger),
                 close: { await connection.close() })
         case .simulator:
-            throw CameraFailure(
-                .notAvailable, "--camera sim is not available yet: the emulated camera is not built in.")
+            // The emulated camera behind the USB device side on an in-memory pipe, driven by PTPUSBTransport:
+            // the same framing code as a real USB camera.
+            let camera = try options.simulator.settings.makeCamera()
+            let link = EmulatorLink.usb(camera, logger: logger)
+            return CameraConnection(
+                location: "sim (\(camera.model.manufacturer) \(camera.model.model), in process)", link: .emulated,
+                session: PTPSession(transport: link.transport, configuration: configuration, logger: logger),
+                close: { await link.close() })
         case .ptpip(let host, let port):
             throw CameraFailure(
                 .notAvailable, "--camera ptpip:\(host):\(port) is not available yet: PTP/IP is not built in.")

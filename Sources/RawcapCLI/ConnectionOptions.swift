@@ -20,12 +20,20 @@ public struct ConnectionOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Log USB and PTP traffic to standard error (twice: with hex dumps).")
     public var verbose: Int
 
+    /// The emulated camera's settings, for `--camera sim`.
+    @OptionGroup(title: "Emulated camera")
+    public var simulator: SimCameraOptions
+
     /// Creates the defaults.
     public init() {}
 
     /// Rejects a timeout that is not a positive number of seconds.
     public func validate() throws {
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 < seconds ≤ 3600.") }
+        if simulator.isUsed {
+            guard camera == .simulator else { throw ValidationError("--sim-… options need --camera sim.") }
+            _ = try simulator.settings.makeCamera()
+        }
     }
 
     /// The timeout as a duration.

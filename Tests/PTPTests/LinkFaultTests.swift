@@ -78,3 +78,21 @@ import Testing
         await stack.stop()
     }
 }
+
+/// Events on an interrupt endpoint whose packets the event fills exactly.
+@Suite struct InterruptEventTests {
+    @Test(arguments: [8, 16, 64])
+    func anEventOfWholePacketsEndsItsTransfer(packet: Int) async throws {
+        // ObjectAdded with one parameter is 16 bytes: two 8-byte packets, one 16-byte packet, or a short 64-byte one.
+        let stack = USBStack(interruptMaxPacketSize: packet)
+        try await stack.device.emit(PTPEvent(code: .objectAdded, parameters: [5]))
+        // libgphoto2 asks for 24 bytes at a time: the transfer must end after the event, not wait for more.
+        let bytes = try await stack.pipe.readInterrupt(maxLength: max(24, packet), timeout: .seconds(1))
+        #expect(bytes.count == 16)
+        // rawcap's transport, reading a packet at a time, skips the zero-length packet and gets the next event.
+        try await stack.device.emit(PTPEvent(code: .captureComplete, parameters: [9]))
+        let event = try await stack.transport.nextEvent(timeout: .seconds(1))
+        #expect(event == PTPEvent(code: .captureComplete, parameters: [9]))
+        await stack.stop()
+    }
+}

@@ -101,10 +101,15 @@ public actor USBDeviceSide {
     }
 
     /// Sends an event on the interrupt endpoint.
+    ///
+    /// An event that fills whole packets (16 bytes with Canon's 8-byte interrupt packets) is followed by a
+    /// zero-length packet: a host that asks for more than one packet (libgphoto2 reads 24 bytes) would otherwise
+    /// wait for the transfer to end.
     public func emit(_ event: PTPEvent) async throws(USBPipeError) {
         let bytes = USBContainer.event(event.code, transactionID: event.transactionID, parameters: event.parameters)
             .usbEncoded
         try await device.writeInterrupt(bytes)
+        if bytes.count % max(1, device.interruptMaxPacketSize) == 0 { try await device.writeInterrupt([]) }
     }
 
     /// Serves operations until the pipe disconnects or the task is cancelled.
