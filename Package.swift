@@ -64,11 +64,19 @@ let package = Package(
         .target(
             name: "DNG", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "CCrypto"]),
 
+        // The emulated camera: a strict PTP responder with a synthetic sensor, served through the PTP device sides.
+        // DNG provides the JPEG codec for RAW+JPEG shots and thumbnails.
+        .target(
+            name: "CameraEmulator",
+            dependencies: ["PTP", "RawImage", "WireFormat", "DNG", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // The command line.
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord",
+                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "CameraEmulator",
+                "FakeUSB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -118,6 +126,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(
+            name: "CameraEmulatorTests",
+            dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
         .testTarget(
             name: "DNGTests",

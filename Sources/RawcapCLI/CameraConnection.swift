@@ -21,4 +21,6 @@ public enum CameraLink: Sendable {
     case ptpip(address: String, friendlyName: String)
     /// A recording played back: its path, the replay mode, and the camera model it names.
     case replay(path: String, mode: String, cameraModel: String?)
+    /// rawcap's emulated camera, in process (`--camera sim`).
+    case emulated
 }

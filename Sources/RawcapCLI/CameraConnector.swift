@@ -1,3 +1,4 @@
+import CameraEmulator
 import Logging
 import PTP
 import PTPIP
@@ -6,9 +7,9 @@ import PTPUSB
 
 /// The one place that turns `--camera` into a transport: commands call ``connect(_:)`` and get a session.
 ///
-/// USB is implemented here; `ptpip:` (Wi-Fi) in `CameraConnector+PTPIP.swift` and `replay:` (recordings) in
-/// `CameraConnector+Replay.swift`; `--record` wraps whichever transport is chosen (`CameraConnector+Recording.swift`).
-/// `sim` (the emulated camera) fails with ``CameraFailure/Code/notAvailable`` until it lands.
+/// USB and `sim` (the emulated camera, in process) are implemented here; `ptpip:` (Wi-Fi) in
+/// `CameraConnector+PTPIP.swift` and `replay:` (recordings) in `CameraConnector+Replay.swift`; `--record` wraps whichever
+/// transport is chosen (`CameraConnector+Recording.swift`).
 public enum CameraConnector {
     /// Connects to the camera `options` name.
     ///
@@ -41,8 +42,14 @@ public enum CameraConnector {
                 session: PTPSession(transport: connection.transport, configuration: configuration, logger: logger),
                 close: { await connection.close() })
         case .simulator:
-            throw CameraFailure(
-                .notAvailable, "--camera sim is not available yet: the emulated camera is not built in.")
+            // The emulated camera behind the USB device side on an in-memory pipe, driven by PTPUSBTransport:
+            // the same framing code as a real USB camera.
+            let camera = try options.simulator.settings.makeCamera()
+            let link = EmulatorLink.usb(camera, logger: logger)
+            return CameraConnection(
+                location: "sim (\(camera.model.manufacturer) \(camera.model.model), in process)", link: .emulated,
+                session: PTPSession(transport: link.transport, configuration: configuration, logger: logger),
+                close: { await link.close() })
         case .ptpip(let host, let port):
             return try await connectPTPIP(
                 PTPIPAddress(host: host, port: port), options, configuration: configuration, logger: logger)

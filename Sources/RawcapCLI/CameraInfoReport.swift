@@ -256,7 +256,7 @@ extension CameraInfoReport {
         let codes = { (values: [UInt16], name: (UInt16) -> String) in
             values.map { Code(code: hex($0), name: name($0)) }
         }
-        camera = link.map(Link.init)
+        camera = link.flatMap(Link.init)
         device = Device(
             manufacturer: info.manufacturer, model: info.model, version: info.deviceVersion,
             serialNumber: info.serialNumber, ptpVersion: hundredths(info.standardVersion),
@@ -314,8 +314,11 @@ extension CameraInfoReport {
 }
 
 extension CameraInfoReport.Link {
-    init(_ link: CameraLink) {
+    /// The USB facts of a USB camera; `nil` for a link without them (the emulated camera).
+    init?(_ link: CameraLink) {
         switch link {
+        case .emulated:
+            return nil
         case .usb(let camera):
             self.init(
                 transport: "usb", selector: camera.selector, vendorID: hex4(camera.vendorID),

@@ -36,6 +36,10 @@ public struct ConnectionOptions: ParsableArguments {
             valueName: "mode"))
     public var replayMode: ReplayResponder.Mode?
 
+    /// The emulated camera's settings, for `--camera sim`.
+    @OptionGroup(title: "Emulated camera")
+    public var simulator: SimCameraOptions
+
     /// Creates the defaults.
     public init() {}
 
@@ -48,6 +52,10 @@ public struct ConnectionOptions: ParsableArguments {
         if let record, record.isEmpty { throw ValidationError("--record needs a file name.") }
         if let record, case .replay(let path) = camera, record == path {
             throw ValidationError("--record cannot write over the recording being replayed.")
+        }
+        if simulator.isUsed {
+            guard camera == .simulator else { throw ValidationError("--sim-… options need --camera sim.") }
+            _ = try simulator.settings.makeCamera()
         }
     }
 

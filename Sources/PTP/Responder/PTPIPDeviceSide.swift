@@ -185,7 +185,7 @@ public actor PTPIPDeviceSide {
 
     private func serve(_ request: PTPRequest, dataPhase: PTPIPDataPhase) async throws {
         transcript.append(request)
-        let fault = takeFault(for: request.code)
+        var fault = takeFault(for: request.code)
         var dataOut: [UInt8]?
         if dataPhase == .out { dataOut = try await readDataOut(request) }
         var reply: PTPResponderReply
@@ -193,6 +193,13 @@ public actor PTPIPDeviceSide {
             reply = PTPResponderReply(.generalError)
         } else {
             reply = await responder.respond(to: request, dataOut: dataOut)
+        }
+        if fault == nil, let linkFault = reply.linkFault {
+            switch linkFault {
+            // PTP/IP has no stall: the nearest failure is a connection that closes without an answer.
+            case .stall: throw ByteStreamError(.closed, "fault: link stalled during \(request.code)")
+            case .disconnect(let count): fault = .disconnect(afterBytes: count)
+            }
         }
         if case .delay(let duration) = fault { try await Task.sleep(for: duration) }
         var id = request.transactionID

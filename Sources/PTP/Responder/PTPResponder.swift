@@ -44,11 +44,16 @@ public struct PTPResponderReply: Sendable {
     public var code: ResponseCode
     /// Up to five response parameters.
     public var parameters: [UInt32]
+    /// A failure the device side commits while sending this reply, instead of answering normally; `nil` for none.
+    public var linkFault: PTPLinkFault?
 
     /// Creates a reply.
-    public init(_ code: ResponseCode = .ok, parameters: [UInt32] = [], dataIn: (any PTPDataSource)? = nil) {
+    public init(
+        _ code: ResponseCode = .ok, parameters: [UInt32] = [], dataIn: (any PTPDataSource)? = nil,
+        linkFault: PTPLinkFault? = nil
+    ) {
         precondition(parameters.count <= 5, "a PTP response carries at most 5 parameters")
-        (self.code, self.parameters, self.dataIn) = (code, parameters, dataIn)
+        (self.code, self.parameters, self.dataIn, self.linkFault) = (code, parameters, dataIn, linkFault)
     }
 
     /// An OK reply carrying `bytes` as its data phase.

@@ -101,10 +101,15 @@ public actor USBDeviceSide {
     }
 
     /// Sends an event on the interrupt endpoint.
+    ///
+    /// An event that fills whole packets (16 bytes with Canon's 8-byte interrupt packets) is followed by a
+    /// zero-length packet: a host that asks for more than one packet (libgphoto2 reads 24 bytes) would otherwise
+    /// wait for the transfer to end.
     public func emit(_ event: PTPEvent) async throws(USBPipeError) {
         let bytes = USBContainer.event(event.code, transactionID: event.transactionID, parameters: event.parameters)
             .usbEncoded
         try await device.writeInterrupt(bytes)
+        if bytes.count % max(1, device.interruptMaxPacketSize) == 0 { try await device.writeInterrupt([]) }
     }
 
     /// Serves operations until the pipe disconnects or the task is cancelled.
@@ -142,7 +147,7 @@ public actor USBDeviceSide {
         currentTransactionID = request.transactionID
         abortRequested = false
         defer { currentTransactionID = nil }
-        let fault = takeFault(for: request.code)
+        var fault = takeFault(for: request.code)
 
         var dataOut: [UInt8]?
         if await responder.expectsDataOut(request) {
@@ -160,6 +165,12 @@ public actor USBDeviceSide {
             reply = PTPResponderReply(.generalError)
         } else {
             reply = await responder.respond(to: request, dataOut: dataOut)
+        }
+        if fault == nil, let linkFault = reply.linkFault {
+            switch linkFault {
+            case .stall: fault = .stallBulkIn
+            case .disconnect(let count): fault = .disconnect(afterBytes: count)
+            }
         }
         if case .delay(let duration) = fault { try await Task.sleep(for: duration) }
         if abortRequested { return }

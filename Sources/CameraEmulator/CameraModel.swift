@@ -1,0 +1,158 @@
+import PTP
+import RawImage
+
+/// A camera personality: who the emulated camera says it is, which codes it speaks and what its controls offer.
+///
+/// The model is chosen once, when the camera is made (`--model generic`), and never changes while it runs. The
+/// ``generic`` model reports VendorExtensionID 0 and uses only standard PTP (ISO 15740) codes plus two documented
+/// vendor-range properties, so hosts take their generic PTP path (libgphoto2's "PTP/IP Camera" and generic USB
+/// camera). Vendor personalities (Nikon, Canon, Sony, Fujifilm protocol variants) are further values of this type:
+/// their identity and vendor ID, the property that carries image quality and its value table, their vendor
+/// property codes, and operations they add; see the `AddingAPersonality` article.
+public struct CameraModel: Hashable, Sendable {
+    /// The name `--model` selects it by, e.g. `generic`.
+    public var identifier: String
+    /// DeviceInfo Manufacturer (and TIFF Make).
+    public var manufacturer: String
+    /// DeviceInfo Model (and TIFF Model); also the PTP/IP friendly name.
+    public var model: String
+    /// DeviceInfo DeviceVersion (firmware).
+    public var deviceVersion: String
+    /// DeviceInfo SerialNumber (and DNG CameraSerialNumber).
+    public var serialNumber: String
+    /// DeviceInfo StandardVersion ×100.
+    public var standardVersion: UInt16
+    /// DeviceInfo VendorExtensionID: 0 for the generic model.
+    public var vendorExtensionID: VendorExtensionID
+    /// DeviceInfo VendorExtensionVersion ×100.
+    public var vendorExtensionVersion: UInt16
+    /// DeviceInfo VendorExtensionDesc.
+    public var vendorExtensionDesc: String
+    /// The lens the camera reports in EXIF LensModel.
+    public var lensModel: String
+    /// The lens's focal length in millimetres (FocalLength 0x5008 and EXIF).
+    public var focalLength: Int
+    /// The sensor's colour filter layout.
+    public var cfa: CFAPattern
+    /// Sensor columns when the configuration does not choose.
+    public var defaultSensorWidth: Int
+    /// Sensor rows when the configuration does not choose.
+    public var defaultSensorHeight: Int
+    /// The DCF folder suffix: folders are `100RAWCP`, `101RAWCP`, … (DCF 2.0 §3.2.2: 3 digits and 5 characters).
+    public var folderSuffix: String
+    /// The DCF file name prefix: files are `RCAP0001.TIF`, … (4 characters and 4 digits).
+    public var filePrefix: String
+    /// The operations the camera implements and lists in DeviceInfo; any other is OperationNotSupported.
+    public var operationsSupported: [OperationCode]
+
+    /// The property that selects ``ImageQuality``, and its values.
+    public var qualityProperty: DevicePropertyCode
+    /// Each value of ``qualityProperty`` and the quality it selects, in the order the enumeration lists them.
+    public var qualityValues: [QualityValue]
+    /// The quality a new camera starts with.
+    public var defaultQuality: ImageQuality
+    /// The vendor-range property that selects the raw bit depth.
+    public var rawBitDepthProperty: DevicePropertyCode
+    /// The raw bit depths offered (each 8…16).
+    public var rawBitDepths: [Int]
+    /// The depth a new camera starts with.
+    public var defaultRawBitDepth: Int
+    /// The vendor-range property that selects where captures go: 0 the card, 1 camera memory.
+    public var captureTargetProperty: DevicePropertyCode
+    /// ISO speeds offered (ExposureIndex 0x500F).
+    public var isoSpeeds: [UInt16]
+    /// Apertures offered, ×100 (FNumber 0x5007).
+    public var apertures: [UInt16]
+    /// Shutter speeds offered (ExposureTime 0x500D).
+    public var shutterSpeeds: [ShutterSpeed]
+    /// Exposure bias steps offered, in thirds of an EV (ExposureBiasCompensation 0x5010 carries 1/1000 EV).
+    public var biasThirds: ClosedRange<Int>
+    /// White balance values (WhiteBalance 0x5005) and what each does.
+    public var whiteBalances: [WhiteBalanceValue]
+
+    /// One value of the image-quality property.
+    public struct QualityValue: Hashable, Sendable {
+        /// The property value.
+        public var value: PTPValue
+        /// The quality it selects.
+        public var quality: ImageQuality
+        /// Creates an entry.
+        public init(value: PTPValue, quality: ImageQuality) { (self.value, self.quality) = (value, quality) }
+    }
+
+    /// One value of WhiteBalance (0x5005): the standard code and how it sets the raw file's AsShotNeutral.
+    public struct WhiteBalanceValue: Hashable, Sendable {
+        /// The property value (ISO 15740 §13.5.4: 2 Automatic, 4 Daylight, 6 Tungsten).
+        public var value: UInt16
+        /// The light the camera balances for; `nil` measures the scene's own light (automatic).
+        public var balancesFor: SceneIlluminant?
+        /// Creates an entry.
+        public init(value: UInt16, balancesFor: SceneIlluminant?) { (self.value, self.balancesFor) = (value, balancesFor) }
+    }
+
+    /// The raw bit depth property of the generic model: vendor range, UINT8, enumeration 12/14/16.
+    public static let rawBitDepthCode = DevicePropertyCode(rawValue: 0xD001)
+    /// The capture target property of the generic model: vendor range, UINT8, enumeration 0 (card) / 1 (camera
+    /// memory).
+    public static let captureTargetCode = DevicePropertyCode(rawValue: 0xD002)
+
+    /// The generic raw camera: VendorExtensionID 0, standard codes only, 6000×4000 RGGB, raw depth through 0xD001
+    /// and capture target through 0xD002.
+    ///
+    /// Image quality is CompressionSetting (0x5004, UINT8), whose values the standard leaves to the maker (only
+    /// "higher compresses less"). The generic model uses the values libgphoto2 names in `gphoto2 --summary` for
+    /// any camera (its table from Nikon's): 2 "JPEG Fine", 4 "RAW", 5 "RAW + JPEG". gphoto2 sets them with
+    /// `--set-config /main/other/5004=5`; its `imagequality` widget lists them as "Unknown value 0005".
+    public static let generic = CameraModel(
+        identifier: "generic", manufacturer: "rawcap", model: "Emulated Camera", deviceVersion: "1.0",
+        serialNumber: "RC0000001", standardVersion: 100, vendorExtensionID: VendorExtensionID(rawValue: 0),
+        vendorExtensionVersion: 0, vendorExtensionDesc: "", lensModel: "rawcap Synthetic 50mm F1.8", focalLength: 50,
+        cfa: .rggb, defaultSensorWidth: 6000, defaultSensorHeight: 4000, folderSuffix: "RAWCP", filePrefix: "RCAP",
+        operationsSupported: [
+            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
+            .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
+            .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject,
+        ],
+        qualityProperty: .compressionSetting,
+        qualityValues: [
+            QualityValue(value: .uint8(2), quality: .jpeg), QualityValue(value: .uint8(4), quality: .raw),
+            QualityValue(value: .uint8(5), quality: .rawPlusJPEG),
+        ],
+        defaultQuality: .raw, rawBitDepthProperty: rawBitDepthCode, rawBitDepths: [12, 14, 16], defaultRawBitDepth: 14,
+        captureTargetProperty: captureTargetCode,
+        isoSpeeds: [
+            100, 125, 160, 200, 250, 320, 400, 500, 640, 800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000, 6400,
+            8000, 10000, 12800, 16000, 20000, 25600,
+        ],
+        apertures: [
+            180, 200, 220, 250, 280, 320, 350, 400, 450, 500, 560, 630, 710, 800, 900, 1000, 1100, 1300, 1400, 1600,
+            1800, 2000, 2200,
+        ],
+        shutterSpeeds: ShutterSpeed.thirdStops, biasThirds: -9...9,
+        whiteBalances: [
+            WhiteBalanceValue(value: 2, balancesFor: nil), WhiteBalanceValue(value: 4, balancesFor: .d65),
+            WhiteBalanceValue(value: 6, balancesFor: .standardA),
+        ])
+
+    /// Every personality rawcap ships, by ``identifier``.
+    public static let all: [CameraModel] = [.generic]
+
+    /// The personality named `identifier` (case-insensitive).
+    ///
+    /// - Throws: ``EmulatorError/Code-swift.struct/unknownModel`` naming the known ones.
+    public static func named(_ identifier: String) throws(EmulatorError) -> CameraModel {
+        guard let model = all.first(where: { $0.identifier.lowercased() == identifier.lowercased() }) else {
+            throw EmulatorError(
+                .unknownModel, "\(identifier): known models are \(all.map(\.identifier).joined(separator: ", "))")
+        }
+        return model
+    }
+
+    /// The image quality a value of ``qualityProperty`` selects.
+    public func quality(for value: PTPValue) -> ImageQuality? { qualityValues.first { $0.value == value }?.quality }
+
+    /// The value of ``qualityProperty`` that selects `quality`.
+    public func qualityValue(for quality: ImageQuality) -> PTPValue? {
+        qualityValues.first { $0.quality == quality }?.value
+    }
+}

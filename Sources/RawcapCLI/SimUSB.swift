@@ -1,0 +1,50 @@
+import ArgumentParser
+import CameraEmulator
+import Dispatch
+import FakeUSB
+import Foundation
+
+extension RawcapCommand.Sim {
+    /// `rawcap sim usb [--fault …] -- COMMAND...`: runs a libusb program with the emulated camera plugged in.
+    struct USB: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "usb",
+            abstract: "Run a program that sees the emulated camera as a USB device.",
+            discussion: """
+                The camera appears on a fake USB bus (umockdev) that only COMMAND sees, with the still-image \
+                interface real cameras have, so any libusb program finds it: `rawcap sim usb -- rawcap info \
+                --camera usb`, `rawcap sim usb -- gphoto2 --auto-detect`. Needs the umockdev package (loaded when \
+                this command runs). Exits with COMMAND's status.
+                """)
+
+        @OptionGroup var emulator: EmulatorOptions
+
+        @Argument(parsing: .postTerminator, help: ArgumentHelp("The program and its arguments, after --."))
+        var command: [String] = []
+
+        func validate() throws {
+            guard !command.isEmpty else { throw ValidationError("Give the program to run after --.") }
+        }
+
+        func run() async throws {
+            let camera = try emulator.settings.makeCamera()
+            let model = camera.model
+            let status: Int32
+            do {
+                status = try await FakeUSBTestbed.withTestbed { testbed in
+                    let device = try testbed.addCamera(
+                        FakeUSBCamera.Configuration(
+                            manufacturer: model.manufacturer, product: model.model,
+                            serialNumber: model.serialNumber),
+                        responder: camera)
+                    device.start()
+                    return try await ForegroundChild.run(command, environment: testbed.childEnvironment)
+                }
+            } catch let error as FakeUSBError {
+                FileHandle.standardError.write(Data("rawcap sim usb: \(error)\n".utf8))
+                throw ExitCode(error.code == .umockdevMissing ? 69 : 71)
+            }
+            throw ExitCode(status)
+        }
+    }
+}
