@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
         .library(name: "RawImage", targets: ["RawImage"]),
         .library(name: "DNG", targets: ["DNG"]),
+        .library(name: "RawDecoders", targets: ["RawDecoders"]),
+        .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
         .library(name: "PTPRecord", targets: ["PTPRecord"]),
     ],
     dependencies: [
