@@ -30,7 +30,7 @@ FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
 	-Xswiftc -use-ld=lld --disable-dead-strip
 
-.PHONY: all deps build release test demo bench fuzz fuzz-seeds fmt lint install clean record-golden
+.PHONY: all deps build release test smoke demo bench fuzz fuzz-seeds fmt lint install clean record-golden
 
 all: build
 
@@ -57,9 +57,16 @@ build:
 release:
 	$(SWIFT) build -c release
 
-## test: install everything, then run the whole suite (interop tests included).
+## test: install everything, run the whole suite (interop tests included), then the release binary's smoke test.
 test: deps
 	RAWCAP_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test
+	$(MAKE) smoke
+
+## smoke: the optimized binary end to end, its raw pixels compared with the debug binary's (Tests/Smoke).
+smoke:
+	$(SWIFT) build --product rawcap
+	$(SWIFT) build -c release --product rawcap
+	Tests/Smoke/release-smoke.sh .build/release/rawcap .build/debug/rawcap
 
 ## demo: render a frame and write it as DNG under captures/.
 demo: deps
