@@ -9,6 +9,9 @@ public struct SettingsSnapshot: Hashable, Sendable {
         public var definition: PropertyDefinition
         /// The value it had.
         public var value: PTPValue
+
+        /// Creates an entry.
+        public init(definition: PropertyDefinition, value: PTPValue) { (self.definition, self.value) = (definition, value) }
     }
 
     /// The saved properties, in the order they were read (and are restored).
