@@ -139,7 +139,9 @@ public enum PropertyValueStyle: Hashable, Sendable {
         do {
             target = try parse(text)
         } catch {
-            throw CameraControlError(.invalidValue, error.detail, allowed: allowed)
+            // With the camera's own list at hand, that list is the useful answer, not the style's vocabulary.
+            let detail = allowed.isEmpty ? error.detail : "\(text) is not a value the camera allows"
+            throw CameraControlError(.invalidValue, detail, allowed: allowed)
         }
         return try Self.pick(target, text: text, descriptor: descriptor, allowed: allowed, style: self)
     }

@@ -32,7 +32,7 @@ extension RawcapCommand {
                     throw error
                 }
             } catch {
-                throw CameraFailure.report(error, command: "info")
+                throw CommandFailure.report(error, command: "info", json: json)
             }
             if json {
                 let encoder = JSONEncoder()
