@@ -49,6 +49,8 @@ struct CameraListing: Encodable, Sendable {
         var selector: String
         /// `usb` or `sim`.
         var transport: String
+        /// One line for people: `Canon EOS R5`, `Nikon Corp. Z 8`.
+        var name: String
         /// The maker.
         var manufacturer: String?
         /// The model.
@@ -70,16 +72,18 @@ struct CameraListing: Encodable, Sendable {
 
         /// rawcap's emulated camera (`--camera sim`).
         static let simulator = Entry(
-            selector: "sim", transport: "sim", manufacturer: CameraModel.generic.manufacturer,
+            selector: "sim", transport: "sim",
+            name: "\(CameraModel.generic.manufacturer) \(CameraModel.generic.model)", manufacturer: CameraModel.generic.manufacturer,
             model: CameraModel.generic.model, serialNumber: CameraModel.generic.serialNumber, port: nil, usbID: nil,
             device: nil, access: "available", canOpen: true, hint: nil)
 
         init(
-            selector: String, transport: String, manufacturer: String?, model: String?, serialNumber: String?,
+            selector: String, transport: String, name: String, manufacturer: String?, model: String?, serialNumber: String?,
             port: String?, usbID: String?, device: String?, access: String, canOpen: Bool, hint: String?
         ) {
             self.selector = selector
             self.transport = transport
+            self.name = name
             self.manufacturer = manufacturer
             self.model = model
             self.serialNumber = serialNumber
@@ -115,7 +119,7 @@ struct CameraListing: Encodable, Sendable {
                     ("unavailable", false, "cannot be opened: \(error)")
                 }
             self.init(
-                selector: camera.selector, transport: "usb", manufacturer: camera.makerName,
+                selector: camera.selector, transport: "usb", name: camera.displayName, manufacturer: camera.makerName,
                 model: camera.product, serialNumber: camera.serialNumber, port: camera.portPath,
                 usbID: hex4(camera.vendorID) + ":" + hex4(camera.productID),
                 device: camera.devicePath, access: access, canOpen: canOpen, hint: hint)
@@ -133,7 +137,7 @@ struct CameraListing: Encodable, Sendable {
         var lines: [String] = []
         for camera in cameras {
             var line = ConfigSession.pad(camera.selector, selectorWidth) + "  "
-            line += [camera.manufacturer, camera.model].compactMap { $0 }.joined(separator: " ")
+            line += camera.name
             if let serial = camera.serialNumber, !serial.isEmpty { line += ", serial \(serial)" }
             if let port = camera.port { line += ", port \(port)" }
             if let id = camera.usbID { line += " (\(id))" }
