@@ -201,22 +201,27 @@ public struct CameraSettings: Sendable {
         }
     }
 
-    /// Runs `body`, then restores `snapshot` whether `body` succeeded or threw. An error from `body` wins over one
-    /// from the restore (which is logged); a restore failure after success is thrown.
+    /// Runs `body`, then restores `snapshot` whether `body` succeeded or threw, also when the task was cancelled
+    /// (Ctrl-C): the restore runs in a task of its own, which the caller's cancellation does not reach. An error from
+    /// `body` wins over one from the restore (which is logged); a restore failure after success is thrown.
     public func preserving<T: Sendable>(_ snapshot: SettingsSnapshot, _ body: () async throws -> T) async throws -> T {
         let result: T
         do {
             result = try await body()
         } catch {
             do {
-                try await restore(snapshot)
+                try await restoreUncancelled(snapshot)
             } catch let restoreError {
                 logger.warning("after \(error): \(restoreError)")
             }
             throw error
         }
-        try await restore(snapshot)
+        try await restoreUncancelled(snapshot)
         return result
+    }
+
+    private func restoreUncancelled(_ snapshot: SettingsSnapshot) async throws {
+        try await Task { try await self.restore(snapshot) }.value
     }
 
     // MARK: Private

@@ -60,6 +60,7 @@ extension RawcapCommand {
         }
 
         func run() async throws {
+            let names = self.names
             let states = try await ConfigSession.run(connection, command: "config get", json: json) { settings in
                 try await settings.get(names)
             }
@@ -94,6 +95,7 @@ extension RawcapCommand {
         }
 
         func run() async throws {
+            let assignments = self.assignments
             let states = try await ConfigSession.run(connection, command: "config set", json: json) { settings in
                 try await settings.set(try PropertyAssignment.parse(assignments))
             }
@@ -111,21 +113,31 @@ extension RawcapCommand {
 enum ConfigSession {
     static func run<T: Sendable>(
         _ options: ConnectionOptions, command: String, json: Bool,
-        _ body: (CameraSettings) async throws -> T
+        _ body: @escaping @Sendable (CameraSettings) async throws -> T
     ) async throws -> T {
+        // The parsed options are a value nobody mutates after parsing; argument-parser's property wrappers do not
+        // declare Sendable, so the compiler cannot see that.
+        nonisolated(unsafe) let options = options
         do {
-            let camera = try await CameraConnector.connect(options)
-            do {
-                let settings = try await CameraSettings.load(session: camera.session, logger: options.logger)
-                try await camera.session.openSession()
-                let result = try await body(settings)
-                try? await camera.session.closeSession()
-                await camera.close()
-                return result
-            } catch {
-                try? await camera.session.closeSession()
-                await camera.close()
-                throw error
+            return try await Interruption.run {
+                let camera = try await CameraConnector.connect(options)
+                // Closing runs in a task of its own, so that it still happens after Ctrl-C cancelled this one.
+                let close: @Sendable () async -> Void = {
+                    await Task {
+                        try? await camera.session.closeSession()
+                        await camera.close()
+                    }.value
+                }
+                do {
+                    let settings = try await CameraSettings.load(session: camera.session, logger: options.logger)
+                    try await camera.session.openSession()
+                    let result = try await body(settings)
+                    await close()
+                    return result
+                } catch {
+                    await close()
+                    throw error
+                }
             }
         } catch {
             throw CommandFailure.report(error, command: command, json: json)

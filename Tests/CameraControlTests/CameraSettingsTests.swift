@@ -157,6 +157,26 @@ import Testing
         }
     }
 
+    @Test func aCancelledBracketStillRestores() async throws {
+        try await Self.withCamera { settings, _ in
+            let saved = try await settings.snapshot(["ev"])
+            let started = AsyncStream<Void>.makeStream()
+            let bracket = Task {
+                try await settings.preserving(saved) {
+                    try await settings.set([PropertyAssignment(name: "ev", value: "+2")])
+                    started.continuation.yield()
+                    // Stands for a long exposure: ends only by cancellation.
+                    try await Task.sleep(for: .seconds(60))
+                }
+            }
+            for await _ in started.stream { break }
+            bracket.cancel()
+            await #expect(throws: CancellationError.self) { try await bracket.value }
+            let bias = try await Self.raw(settings, .exposureBiasCompensation)
+            #expect(bias == .int16(0))
+        }
+    }
+
     @Test func aRestoreTheCameraRefusesSaysWhichPropertiesWereLeft() async throws {
         try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) { settings, _ in
             let saved = try await settings.snapshot(["iso", "wb"])

@@ -104,3 +104,31 @@ import Testing
         #expect(bad.status == 64)
     }
 }
+
+/// Ctrl-C: the command closes the session and exits 130 with one line (and JSON with `--json`).
+@Suite(.serialized) struct InterruptTests {
+    @Test(arguments: [["config", "list"], ["info"]])
+    func sigintExits130(command: [String]) async throws {
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let python = try ExternalTool.require("python3")
+        // python3 delivers the signal to the child itself (a shell's background job would ignore SIGINT), and
+        // reports a death by signal as a negative status, so 130 means rawcap exited on its own.
+        let script = """
+            import signal, subprocess, sys, time
+            child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            time.sleep(1.5)
+            child.send_signal(signal.SIGINT)
+            out, err = child.communicate(timeout=60)
+            sys.stdout.write(str(child.returncode) + "\\n" + out.decode())
+            sys.stderr.write(err.decode())
+            """
+        // The emulated camera sends 20 bytes a second, so DeviceInfo alone takes longer than the wait.
+        let result = try await Subprocess.runDetached(
+            python, ["-c", script, rawcap] + command + ["--camera", "sim", "--sim-fault", "slow=20B/s", "--json"])
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.first == "130", "\(result.output) \(result.errorOutput)")
+        #expect(lines.dropFirst().first?.contains(#""code":"interrupted""#) == true)
+        let name = command.joined(separator: " ")
+        #expect(result.errorOutput == "rawcap \(name): interrupted (Ctrl-C); the camera session was closed\n")
+    }
+}
