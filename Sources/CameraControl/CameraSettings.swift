@@ -39,7 +39,8 @@ public struct CameraSettings: Sendable {
     public static func load(
         session: PTPSession, catalog: PropertyCatalog = .standard, logger: Logger = Logger(label: "rawcap.settings")
     ) async throws -> CameraSettings {
-        CameraSettings(session: session, deviceInfo: try await session.getDeviceInfo(), catalog: catalog, logger: logger)
+        CameraSettings(
+            session: session, deviceInfo: try await session.getDeviceInfo(), catalog: catalog, logger: logger)
     }
 
     /// The vendor whose codes the camera speaks.
@@ -47,7 +48,9 @@ public struct CameraSettings: Sendable {
 
     /// Every property the camera lists, by its readable name where the catalog has one, in DeviceInfo order.
     public var supportedDefinitions: [PropertyDefinition] {
-        deviceInfo.devicePropertiesSupported.map { catalog.definition(for: $0, vendor: vendor) ?? .unnamed($0, vendor: vendor) }
+        deviceInfo.devicePropertiesSupported.map {
+            catalog.definition(for: $0, vendor: vendor) ?? .unnamed($0, vendor: vendor)
+        }
     }
 
     /// The definition `name` selects, checked against DevicePropertiesSupported.
@@ -192,7 +195,8 @@ public struct CameraSettings: Sendable {
             } catch let error as CameraControlError {
                 failures.append("\(entry.definition.name) (\(error.detail))")
             } catch let error as PTPError where error.code == .deviceResponse {
-                failures.append("\(entry.definition.name) (\(error.response?.description(vendor: vendor) ?? "refused"))")
+                failures.append(
+                    "\(entry.definition.name) (\(error.response?.description(vendor: vendor) ?? "refused"))")
             }
         }
         guard failures.isEmpty else {

@@ -274,7 +274,9 @@ public enum PropertyValueStyle: Hashable, Sendable {
             let count = Int(thirds)
             return sign + (count % 3 == 0 ? String(count / 3) : "\(count)/3")
         }
-        if magnitude % 500 == 0 { return sign + (magnitude % 1000 == 0 ? String(magnitude / 1000) : "\(magnitude / 500)/2") }
+        if magnitude % 500 == 0 {
+            return sign + (magnitude % 1000 == 0 ? String(magnitude / 1000) : "\(magnitude / 500)/2")
+        }
         return sign + decimal(magnitude, scale: 1000)
     }
 

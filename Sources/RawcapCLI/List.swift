@@ -73,12 +73,14 @@ struct CameraListing: Encodable, Sendable {
         /// rawcap's emulated camera (`--camera sim`).
         static let simulator = Entry(
             selector: "sim", transport: "sim",
-            name: "\(CameraModel.generic.manufacturer) \(CameraModel.generic.model)", manufacturer: CameraModel.generic.manufacturer,
+            name: "\(CameraModel.generic.manufacturer) \(CameraModel.generic.model)",
+            manufacturer: CameraModel.generic.manufacturer,
             model: CameraModel.generic.model, serialNumber: CameraModel.generic.serialNumber, port: nil, usbID: nil,
             device: nil, access: "available", canOpen: true, hint: nil)
 
         init(
-            selector: String, transport: String, name: String, manufacturer: String?, model: String?, serialNumber: String?,
+            selector: String, transport: String, name: String, manufacturer: String?, model: String?,
+            serialNumber: String?,
             port: String?, usbID: String?, device: String?, access: String, canOpen: Bool, hint: String?
         ) {
             self.selector = selector

@@ -119,7 +119,8 @@ import Testing
     }
 
     @Test func aCameraRefusalBecomesARefusedError() async throws {
-        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) { settings, _ in
+        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) {
+            settings, _ in
             let error = await #expect(throws: CameraControlError.self) {
                 try await settings.set([PropertyAssignment(name: "iso", value: "800")])
             }
@@ -178,7 +179,8 @@ import Testing
     }
 
     @Test func aRestoreTheCameraRefusesSaysWhichPropertiesWereLeft() async throws {
-        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) { settings, _ in
+        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) {
+            settings, _ in
             let saved = try await settings.snapshot(["iso", "wb"])
             // The first SetDevicePropValue is refused (busy); this assignment is refused, so set through raw PTP.
             try? await settings.session.setDevicePropValue(.exposureIndex, .uint16(800))
@@ -188,7 +190,8 @@ import Testing
             #expect(try await Self.raw(settings, .exposureIndex) == .uint16(100))
             #expect(try await Self.raw(settings, .whiteBalance) == .uint16(2))
         }
-        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) { settings, _ in
+        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) {
+            settings, _ in
             let saved = SettingsSnapshot(entries: [
                 .init(definition: try settings.definition(named: "iso"), value: .uint16(800)),
                 .init(definition: try settings.definition(named: "wb"), value: .uint16(6)),

@@ -103,7 +103,9 @@ import Testing
             try PropertyValueStyle.number(unit: nil).resolve("300", descriptor: desc)
         }
         #expect(error?.detail.contains("UINT8") == true)
-        #expect(throws: CameraControlError.self) { try PropertyValueStyle.number(unit: nil).resolve("-1", descriptor: desc) }
+        #expect(throws: CameraControlError.self) {
+            try PropertyValueStyle.number(unit: nil).resolve("-1", descriptor: desc)
+        }
     }
 
     @Test func assignmentsSplitAtTheFirstEquals() throws {
@@ -123,7 +125,9 @@ import Testing
         #expect(try catalog.definition(named: "0x5005", vendor: generic).code == .whiteBalance)
         #expect(try catalog.definition(named: "0x5005", vendor: generic).name == "0x5005")
         // 0xD001 is rawcap's generic bit depth, not a Nikon property.
-        let error = #expect(throws: CameraControlError.self) { try catalog.definition(named: "bitdepth", vendor: .nikon) }
+        let error = #expect(throws: CameraControlError.self) {
+            try catalog.definition(named: "bitdepth", vendor: .nikon)
+        }
         #expect(error?.code == .unknownProperty)
         #expect(error?.allowed.contains("iso") == true)
         #expect(error?.allowed.contains("bitdepth") == false)

@@ -23,8 +23,10 @@ import Testing
             prefix = ["--bounding-set=-dac_override,-dac_read_search", rawcap]
         }
         let (json, text) = try await FakeUSBTestbed.withTestbed { testbed in
-            let free = try testbed.addCamera(Self.camera(address: 3, port: 2, serial: "FREE-1"), responder: TestCamera())
-            let held = try testbed.addCamera(Self.camera(address: 4, port: 3, serial: "HELD-2"), responder: TestCamera())
+            let free = try testbed.addCamera(
+                Self.camera(address: 3, port: 2, serial: "FREE-1"), responder: TestCamera())
+            let held = try testbed.addCamera(
+                Self.camera(address: 4, port: 3, serial: "HELD-2"), responder: TestCamera())
             let locked = try testbed.addCamera(
                 Self.camera(address: 5, port: 4, serial: "LOCKED-3"), responder: TestCamera())
             for camera in [free, held, locked] { camera.start() }
@@ -37,8 +39,10 @@ import Testing
         #expect(json.status == 0, "\(json.errorOutput)")
         let object = try #require(try JSONSerialization.jsonObject(with: json.standardOutput) as? [String: Any])
         let cameras = try #require(object["cameras"] as? [[String: Any]])
-        #expect(cameras.compactMap { $0["selector"] as? String } == ["usb:001:003", "usb:001:004", "usb:001:005", "sim"])
-        #expect(cameras.compactMap { $0["access"] as? String } == ["available", "busy", "permissionDenied", "available"])
+        #expect(
+            cameras.compactMap { $0["selector"] as? String } == ["usb:001:003", "usb:001:004", "usb:001:005", "sim"])
+        #expect(
+            cameras.compactMap { $0["access"] as? String } == ["available", "busy", "permissionDenied", "available"])
         #expect(cameras.compactMap { $0["canOpen"] as? Bool } == [true, false, false, true])
         #expect(cameras[0]["serialNumber"] as? String == "FREE-1")
         #expect(cameras[0]["model"] as? String == "Canon EOS R5")
@@ -50,7 +54,8 @@ import Testing
 
         #expect(text.status == 0, "\(text.errorOutput)")
         #expect(text.output.contains("usb:001:003  Canon EOS R5, serial FREE-1, port 1-2 (04a9:32f4)  ok"))
-        #expect(text.output.contains("usb:001:005  Canon EOS R5, serial LOCKED-3, port 1-4 (04a9:32f4)  permissionDenied"))
+        #expect(
+            text.output.contains("usb:001:005  Canon EOS R5, serial LOCKED-3, port 1-4 (04a9:32f4)  permissionDenied"))
     }
 
     @Test func configGetOverUSB() async throws {

@@ -55,7 +55,9 @@ import Testing
         #expect(result.output.isEmpty)
         let lines = result.errorOutput.split(separator: "\n")
         #expect(lines.count == 1, "\(result.errorOutput)")
-        #expect(lines.first?.hasPrefix("rawcap config set: iso: 450 is not a value the camera allows; allowed: 100") == true)
+        #expect(
+            lines.first?.hasPrefix("rawcap config set: iso: 450 is not a value the camera allows; allowed: 100") == true
+        )
 
         let json = try await Self.rawcap(["config", "get", "focus", "--camera", "sim", "--json"])
         #expect(json.status == 64)

@@ -38,14 +38,19 @@ import Testing
             #expect((attributes[.size] as? Int ?? 0) > 0, "\(path) is empty")
         }
         #expect(FileManager.default.isExecutableFile(atPath: folder.file("prefix/bin/rawcap").path))
-        let bash = try String(contentsOf: folder.file("prefix/share/bash-completion/completions/rawcap"), encoding: .utf8)
+        let bash = try String(
+            contentsOf: folder.file("prefix/share/bash-completion/completions/rawcap"), encoding: .utf8)
         #expect(bash.contains("config") && bash.contains("complete"))
         // The bash script parses, and registers the completion when sourced.
         let bashCheck = try await Subprocess.runDetached(
             "/bin/bash",
-            ["-c", "source \"$1\" && complete -p rawcap", "bash", folder.file("prefix/share/bash-completion/completions/rawcap").path])
+            [
+                "-c", "source \"$1\" && complete -p rawcap", "bash",
+                folder.file("prefix/share/bash-completion/completions/rawcap").path,
+            ])
         #expect(bashCheck.status == 0, "\(bashCheck.errorOutput)")
-        let fish = try String(contentsOf: folder.file("prefix/share/fish/vendor_completions.d/rawcap.fish"), encoding: .utf8)
+        let fish = try String(
+            contentsOf: folder.file("prefix/share/fish/vendor_completions.d/rawcap.fish"), encoding: .utf8)
         #expect(fish.contains("complete -c 'rawcap'"))
         let zsh = try String(contentsOf: folder.file("prefix/share/zsh/site-functions/_rawcap"), encoding: .utf8)
         #expect(zsh.hasPrefix("#compdef rawcap"))
@@ -59,7 +64,8 @@ import Testing
         let page = folder.file("prefix/share/man/man1/rawcap.1").path
         let rendered: Subprocess.Result
         if let man = ExternalTool.find("man") {
-            rendered = try await Subprocess.runDetached(man, ["-l", "-P", "cat", page], environment: ["MANWIDTH": "100"])
+            rendered = try await Subprocess.runDetached(
+                man, ["-l", "-P", "cat", page], environment: ["MANWIDTH": "100"])
         } else {
             let groff = try ExternalTool.require("groff")
             rendered = try await Subprocess.runDetached(groff, ["-mandoc", "-Tutf8", page])
