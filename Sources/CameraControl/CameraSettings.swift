@@ -143,7 +143,12 @@ public struct CameraSettings: Sendable {
         var states: [PropertyState] = []
         for (definition, descriptor, value) in planned {
             try await write(definition, value, allowed: definition.style.allowedTexts(descriptor.form))
-            states.append(try await state(definition))
+            let state = try await state(definition)
+            // Some cameras answer OK and keep their value (a shutter time in an automatic mode): say so.
+            if let now = state.value, now != definition.style.format(value) {
+                logger.warning("\(definition.name): the camera answered OK but kept \(now)")
+            }
+            states.append(state)
         }
         return states
     }
@@ -262,7 +267,8 @@ public struct CameraSettings: Sendable {
             else { return false }
             guard number >= low, number <= high else { return false }
             let stride = step.integerValue ?? 0
-            return stride <= 0 || (number - low) % stride == 0
+            let (offset, overflow) = number.subtractingReportingOverflow(low)
+            return stride <= 0 || (!overflow && offset % stride == 0)
         }
     }
 }

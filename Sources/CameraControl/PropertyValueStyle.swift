@@ -197,15 +197,20 @@ public enum PropertyValueStyle: Hashable, Sendable {
             switch target {
             case .exact(let value):
                 wanted = value
-                // Bounds first, so the step check cannot overflow on an absurd number.
-                guard wanted >= low, wanted <= high, (wanted - low) % stride == 0 else { throw notAllowed() }
             case .about(let value, _):
                 guard value.isFinite, abs(value) < 1e15 else { throw notAllowed() }
+                // The nearest step, computed in Double: a camera's range may span the whole of Int64.
                 let steps = ((value - Double(low)) / Double(stride)).rounded()
-                wanted = low + Int(steps) * stride
+                let candidate = Double(low) + steps * Double(stride)
+                guard abs(candidate) < 9e15 else { throw notAllowed() }
+                wanted = Int(candidate)
             case .string:
                 throw notAllowed()
             }
+            // Bounds first, then the step grid with overflow-checked arithmetic (the range comes from the camera).
+            guard wanted >= low, wanted <= high else { throw notAllowed() }
+            let (offset, overflow) = wanted.subtractingReportingOverflow(low)
+            guard !overflow, offset % stride == 0 else { throw notAllowed() }
             guard wanted >= low, wanted <= high else { throw notAllowed() }
             number = wanted
         case .none:
@@ -267,6 +272,10 @@ public enum PropertyValueStyle: Hashable, Sendable {
     static func formatBias(_ thousandths: Int) -> String {
         if thousandths == 0 { return "0" }
         let sign = thousandths < 0 ? "-" : "+"
+        // Real biases are a few EV; anything past ±1000 EV (a camera's nonsense) prints as a decimal.
+        guard (-1_000_000...1_000_000).contains(thousandths) else {
+            return (thousandths < 0 ? "" : "+") + decimal(thousandths, scale: 1000)
+        }
         let magnitude = abs(thousandths)
         // Thirds are stored rounded (333, 667, 1333); halves exactly (500, 1500).
         let thirds = (Double(magnitude) * 3 / 1000).rounded()

@@ -134,4 +134,63 @@ import Testing
         #expect(catalog.definition(for: DevicePropertyCode(rawValue: 0xD002), vendor: .nikon) == nil)
         #expect(catalog.definition(for: DevicePropertyCode(rawValue: 0xD002), vendor: generic)?.name == "target")
     }
+
+    /// Descriptors at the edges of every integer type and texts people (and fuzzers) type: formatting and parsing
+    /// never trap, and whatever resolves is a value the descriptor allows.
+    @Test func hostileDescriptorsAndTextsNeverTrap() throws {
+        let styles: [PropertyValueStyle] = [
+            .number(unit: nil), .hundredths(prefix: "f/", suffix: ""), .iso, .exposureTime, .exposureBias,
+            .choices([.init(1, "one")]), .text,
+        ]
+        let texts = [
+            "", " ", "0", "-0", "1", "-1", "+1", "1/0", "0/0", "-1/3", "1/-3", "//", "1/2/3", "nan", "inf", "-inf",
+            "1e308", "-1e308", "9223372036854775807", "-9223372036854775808", "99999999999999999999", "0x", "0xFFFF",
+            "0x8000000000000000", "f/", "f/0", "auto", "bulb", "one", "1 1 1", "1+", "+", "-", "−1/3", "🙂",
+        ]
+        let edges: [(DataTypeCode, PTPValue, PTPValue)] = [
+            (.int8, .int8(.min), .int8(.max)), (.uint8, .uint8(.min), .uint8(.max)),
+            (.int16, .int16(.min), .int16(.max)), (.uint16, .uint16(.min), .uint16(.max)),
+            (.int32, .int32(.min), .int32(.max)), (.uint32, .uint32(.min), .uint32(.max)),
+            (.int64, .int64(.min), .int64(.max)), (.uint64, .uint64(.min), .uint64(.max)),
+        ]
+        var descriptors: [DevicePropDesc] = []
+        for (type, low, high) in edges {
+            for step in [low, high, try PTPValue(1, as: type), try PTPValue(0, as: type)] {
+                descriptors.append(
+                    DevicePropDesc(
+                        propertyCode: .exposureBiasCompensation, dataType: type, factoryDefaultValue: low,
+                        currentValue: high, form: .range(minimum: low, maximum: high, step: step)))
+            }
+            descriptors.append(
+                DevicePropDesc(
+                    propertyCode: .exposureBiasCompensation, dataType: type, factoryDefaultValue: low,
+                    currentValue: high, form: .range(minimum: high, maximum: low, step: high)))
+            descriptors.append(
+                DevicePropDesc(
+                    propertyCode: .exposureBiasCompensation, dataType: type, factoryDefaultValue: low,
+                    currentValue: high, form: .enumeration([low, high])))
+            descriptors.append(
+                DevicePropDesc(
+                    propertyCode: .exposureBiasCompensation, dataType: type, factoryDefaultValue: low,
+                    currentValue: high))
+        }
+        descriptors.append(
+            DevicePropDesc(
+                propertyCode: .artist, dataType: .string, factoryDefaultValue: .string(""),
+                currentValue: .string("\u{0}x")))
+        for descriptor in descriptors {
+            for style in styles {
+                _ = PropertyState(
+                    PropertyDefinition(name: "x", code: descriptor.propertyCode, style: style, summary: ""),
+                    descriptor: descriptor, vendor: nil)
+                for text in texts {
+                    guard let value = try? style.resolve(text, descriptor: descriptor) else { continue }
+                    #expect(value.dataType == descriptor.dataType)
+                    if case .enumeration(let allowed) = descriptor.form {
+                        #expect(allowed.contains(value), "\(text) → \(value)")
+                    }
+                }
+            }
+        }
+    }
 }
