@@ -17,7 +17,7 @@ extension RawcapCommand {
                 (the message lists the allowed values); 69 no camera; 74 disconnect; 75 busy; 76 the camera refused \
                 or broke PTP; 77 permission denied.
                 """,
-            subcommands: [ConfigList.self, ConfigGet.self, ConfigSet.self])
+            subcommands: [ConfigList.self, ConfigGet.self, ConfigSet.self], defaultSubcommand: ConfigList.self)
     }
 
     /// `rawcap config list`.
