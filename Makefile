@@ -30,7 +30,7 @@ FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
 	-Xswiftc -use-ld=lld --disable-dead-strip
 
-.PHONY: all deps build release test demo bench fuzz fuzz-seeds fmt lint install install-build man clean record-golden
+.PHONY: all deps build release test demo bench fuzz fuzz-seeds fmt lint install clean record-golden
 
 all: build
 
@@ -57,10 +57,8 @@ build:
 release:
 	$(SWIFT) build -c release
 
-## test: install everything, then run the whole suite (interop tests included; the manual page first, which the
-## install test installs).
+## test: install everything, then run the whole suite (interop tests included).
 test: deps
-	$(MAKE) man INSTALL_CONFIG=debug
 	RAWCAP_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test
 
 ## demo: render a frame and write it as DNG under captures/.
@@ -114,12 +112,21 @@ INSTALL_BUILD ?= 1
 RAWCAP_BIN = .build/$(INSTALL_CONFIG)/rawcap
 MAN_DIR_BUILT := .build/man
 
+.PHONY: install-build man man-debug
+
 ## man: the manual page, .build/man/rawcap.1, from swift-argument-parser's generate-manual plugin (offline: the
 ## plugin and its tool come from the package's own checkouts).
 man:
 	$(SWIFT) package plugin generate-manual --configuration $(INSTALL_CONFIG)
 	install -d $(MAN_DIR_BUILT)
 	install -m 644 .build/plugins/GenerateManual/outputs/rawcap/rawcap.1 $(MAN_DIR_BUILT)/rawcap.1
+
+# `make test` makes the debug manual page first: the install test installs it, and cannot build it itself (it runs
+# inside `swift test`, which holds the build lock).
+test: man-debug
+
+man-debug:
+	$(MAKE) man INSTALL_CONFIG=debug
 
 install-build:
 	$(SWIFT) build -c $(INSTALL_CONFIG) --product rawcap
