@@ -68,6 +68,15 @@ import Testing
 
         let malformed = try await Self.rawcap(["config", "set", "iso", "--camera", "sim"])
         #expect(malformed.status == 64)
+
+        // A command line that does not parse still gives scripts a JSON object with --json.
+        let unparsed = try await Self.rawcap(["config", "set", "--json", "--log-level", "loud"])
+        #expect(unparsed.status == 64)
+        let usage = try #require(try Self.json(unparsed)["error"] as? [String: Any])
+        #expect(usage["code"] as? String == "usage")
+        #expect(usage["command"] as? String == "config set")
+        #expect((usage["message"] as? String)?.contains("loud") == true)
+        #expect(unparsed.errorOutput.contains("Usage: rawcap config set"))
     }
 
     @Test func infoListsTheRawFormats() async throws {
