@@ -23,7 +23,7 @@ public struct CommandFailure: Error, Hashable, CustomStringConvertible {
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code's name, as the JSON error object prints it.
         public let rawValue: String
-        /// Wraps a name; unknown names exit with 70.
+        /// Wraps a name; names outside the table exit with 70 (`statusN` with N).
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// Bad flags or arguments: `EX_USAGE` (64).
@@ -72,16 +72,21 @@ public struct CommandFailure: Error, Hashable, CustomStringConvertible {
             case .protocolError: 76
             case .permissionDenied: 77
             case .interrupted: 130
-            default: 70
+            default:
+                rawValue.hasPrefix(Self.otherPrefix) ? Int32(rawValue.dropFirst(Self.otherPrefix.count)) ?? 70 : 70
             }
         }
+
+        /// The name prefix of a status outside the table (`status71`), kept so that no status is lost.
+        private static let otherPrefix = "status"
 
         /// The exit status.
         public var exitCode: ExitCode { ExitCode(status) }
 
-        /// The code whose status is `status` (the first in the table); `software` for a status outside it.
+        /// The code whose status is `status` (the first in the table); a status outside the table keeps its number
+        /// (`status71`).
         public init(status: Int32) {
-            self = Code.all.first { $0.status == status } ?? .software
+            self = Code.all.first { $0.status == status } ?? Code(rawValue: Self.otherPrefix + String(status))
         }
 
         /// The name.

@@ -25,7 +25,8 @@ import Testing
         #expect(camera.exitCode == ExitCode(75))
         #expect(SysExit.dataError == ExitCode(65) && SysExit.ioError == ExitCode(74) && SysExit.usage == ExitCode(64))
         #expect(SysExit.interrupted == ExitCode(130) && SysExit.permissionDenied == ExitCode(77))
-        #expect(CommandFailure(ExitCode(42), "odd").code == .software)
+        // A status outside the table is kept, not folded into 70.
+        #expect(CommandFailure(ExitCode(71), "os error").status == ExitCode(71))
     }
 
     @Test func settingErrorsAreUsageAndRefusalsProtocol() {
