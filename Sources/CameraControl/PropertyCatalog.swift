@@ -159,8 +159,8 @@ public struct PropertyCatalog: Sendable {
             PropertyDefinition(
                 name: "sharpness", code: .sharpness, style: .number(unit: nil), summary: "Sharpness"),
             PropertyDefinition(
-                name: "datetime", aliases: ["date-time", "clock"], code: .dateTime, style: .text,
-                summary: "Camera clock (YYYYMMDDThhmmss)"),
+                name: "datetime", aliases: ["date-time", "clock"], code: .dateTime, style: .dateTime,
+                summary: "Camera clock (YYYYMMDDThhmmss; set: now)"),
             PropertyDefinition(name: "artist", code: .artist, style: .text, summary: "Artist"),
             PropertyDefinition(name: "copyright", code: .copyrightInfo, style: .text, summary: "Copyright"),
         ] + genericRawProperties)

@@ -1,3 +1,4 @@
+import Foundation
 import PTP
 
 /// How a property's values are written for people: `1/125` for ExposureTime, `f/8` for FNumber, `daylight` for
@@ -22,6 +23,9 @@ public enum PropertyValueStyle: Hashable, Sendable {
     case choices([Choice])
     /// A string (STR).
     case text
+    /// DateTime (0x5011), a PTP date-time string (ISO 15740 §5.3.5): `20261122T070000`. Setting takes that form,
+    /// `2026-11-22T07:00:00`, or `now` (the host's local time), and checks it before it reaches the camera.
+    case dateTime
 
     /// One named value of a ``choices(_:)`` property.
     public struct Choice: Hashable, Sendable {
@@ -68,7 +72,7 @@ public enum PropertyValueStyle: Hashable, Sendable {
         case .choices(let choices):
             if let choice = choices.first(where: { $0.value == number }) { return choice.name }
             return number >= 0x8000 ? Self.hex(number) : String(number)
-        case .text:
+        case .text, .dateTime:
             return value.description
         }
     }
@@ -87,6 +91,8 @@ public enum PropertyValueStyle: Hashable, Sendable {
         switch self {
         case .text:
             return .string(text)
+        case .dateTime:
+            return .string(try Self.parseDateTime(trimmed, invalid: invalid))
         case .number:
             guard let number = Self.integer(lower) else { throw invalid("a whole number") }
             return .exact(number)
@@ -157,6 +163,26 @@ public enum PropertyValueStyle: Hashable, Sendable {
     }
 
     // MARK: Helpers
+
+    /// `now`, `YYYY-MM-DDThh:mm:ss` or a PTP date-time, as a checked PTP date-time string.
+    private static func parseDateTime(
+        _ text: String, invalid: (String) -> CameraControlError
+    ) throws(CameraControlError) -> String {
+        let expected = "a date-time (now, 2026-11-22T07:00:00 or 20261122T070000)"
+        if text.lowercased() == "now" {
+            let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date())
+            guard
+                let time = try? PTPDateTime(
+                    year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, hour: parts.hour ?? 0,
+                    minute: parts.minute ?? 0, second: parts.second ?? 0)
+            else { throw invalid(expected) }
+            return time.ptpString
+        }
+        // The ISO 8601 extended form without its separators is PTP's basic form.
+        let compact = text.count == 19 ? text.filter { $0 != "-" && $0 != ":" } : text
+        guard let time = try? PTPDateTime(ptpString: compact) else { throw invalid(expected) }
+        return time.ptpString
+    }
 
     private static func pick(
         _ target: Target, text: String, descriptor: DevicePropDesc, allowed: [String], style: PropertyValueStyle

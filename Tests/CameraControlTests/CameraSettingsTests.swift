@@ -75,6 +75,13 @@ import Testing
         }
     }
 
+    @Test func theClockIsSetFromTheHost() async throws {
+        try await Self.withCamera { settings, _ in
+            let states = try await settings.set([PropertyAssignment(name: "datetime", value: "2031-01-02T03:04:05")])
+            #expect(states.first?.value?.hasPrefix("20310102T0304") == true)
+        }
+    }
+
     @Test func rawCodesSetPlainNumbers() async throws {
         try await Self.withCamera { settings, _ in
             try await settings.set([PropertyAssignment(name: "0x5005", value: "6")])

@@ -108,6 +108,18 @@ import Testing
         }
     }
 
+    @Test func dateTimesAreCheckedBeforeTheyReachTheCamera() throws {
+        let desc = DevicePropDesc(
+            propertyCode: .dateTime, dataType: .string, factoryDefaultValue: .string(""), currentValue: .string(""))
+        let style = PropertyValueStyle.dateTime
+        #expect(try style.resolve("2026-11-22T07:05:09", descriptor: desc) == .string("20261122T070509"))
+        #expect(try style.resolve("20261122T070509", descriptor: desc) == .string("20261122T070509"))
+        let now = try #require(try style.resolve("now", descriptor: desc).stringValue)
+        #expect(now.count == 15 && now.dropFirst(8).first == "T")
+        #expect(throws: CameraControlError.self) { try style.resolve("yesterday", descriptor: desc) }
+        #expect(throws: CameraControlError.self) { try style.resolve("2026-13-40T99:00:00", descriptor: desc) }
+    }
+
     @Test func assignmentsSplitAtTheFirstEquals() throws {
         let parsed = try PropertyAssignment.parse(["iso=400", "0x5005=2", "artist=a=b", "ev=-1/3"])
         #expect(parsed.map(\.name) == ["iso", "0x5005", "artist", "ev"])
@@ -140,7 +152,7 @@ import Testing
     @Test func hostileDescriptorsAndTextsNeverTrap() throws {
         let styles: [PropertyValueStyle] = [
             .number(unit: nil), .hundredths(prefix: "f/", suffix: ""), .iso, .exposureTime, .exposureBias,
-            .choices([.init(1, "one")]), .text,
+            .choices([.init(1, "one")]), .text, .dateTime,
         ]
         let texts = [
             "", " ", "0", "-0", "1", "-1", "+1", "1/0", "0/0", "-1/3", "1/-3", "//", "1/2/3", "nan", "inf", "-inf",
