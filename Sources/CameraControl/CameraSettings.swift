@@ -144,8 +144,9 @@ public struct CameraSettings: Sendable {
         for (definition, descriptor, value) in planned {
             try await write(definition, value, allowed: definition.style.allowedTexts(descriptor.form))
             let state = try await state(definition)
-            // Some cameras answer OK and keep their value (a shutter time in an automatic mode): say so.
-            if let now = state.value, now != definition.style.format(value) {
+            // Some cameras answer OK and keep their value (a shutter time in an automatic mode): say so. A clock
+            // has moved on (and may add tenths) by the time it is read back.
+            if definition.style != .dateTime, let now = state.value, now != definition.style.format(value) {
                 logger.warning("\(definition.name): the camera answered OK but kept \(now)")
             }
             states.append(state)
