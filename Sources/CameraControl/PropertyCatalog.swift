@@ -59,7 +59,7 @@ public struct PropertyCatalog: Sendable {
             vendors: [genericVendor]),
     ]
 
-    /// The standard properties of ISO 15740 §13.5 with readable names and value tables, then
+    /// The standard properties of ISO 15740 §13 with readable names and value tables, then
     /// ``genericRawProperties``.
     public static let standard = PropertyCatalog(
         [

@@ -13,11 +13,11 @@ public enum PropertyValueStyle: Hashable, Sendable {
     case number(unit: String?)
     /// An integer in hundredths shown as a decimal: FNumber (`f/5.6` is 560), FocalLength (`50mm` is 5000).
     case hundredths(prefix: String, suffix: String)
-    /// ExposureIndex: ISO speed, 0xFFFF is automatic (ISO 15740 §13.5.15).
+    /// ExposureIndex (0x500F): ISO speed; 0xFFFF, the all-ones value cameras use for automatic ISO, is `auto`.
     case iso
-    /// ExposureTime in 1/10000 s (ISO 15740 §13.5.11): `1/125`, `0.3`, `2`, `30`; 0xFFFFFFFF is bulb.
+    /// ExposureTime (0x500D) in 1/10000 s: `1/125`, `0.3`, `2`, `30`; 0xFFFFFFFF, which cameras use for bulb, is `bulb`.
     case exposureTime
-    /// ExposureBiasCompensation in 1/1000 EV (ISO 15740 §13.5.16): `0`, `-1/3`, `+2/3`, `+1`, `+4/3`, `+1/2`.
+    /// ExposureBiasCompensation (0x5010) in 1/1000 EV: `0`, `-1/3`, `+2/3`, `+1`, `+4/3`, `+1/2`.
     case exposureBias
     /// A code with names: one ``Choice`` per known value; numbers are accepted for the rest.
     case choices([Choice])
