@@ -10,7 +10,7 @@ PYTHON := $(VENV)/bin/python
 # no, under DEBIAN_FRONTEND=noninteractive below.
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
 	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev umockdev libumockdev-dev gphoto2 \
-	tshark
+	tshark groff-base
 PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs
 DEPS_STAMP := .build/deps.stamp
 
@@ -106,11 +106,49 @@ fmt:
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
-## install: the binary under $(PREFIX)/bin, and the udev rule that lets users open USB cameras.
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 .build/release/rawcap $(DESTDIR)$(PREFIX)/bin/rawcap
-	install -d $(DESTDIR)$(UDEV_RULES_DIR)
+## install: the binary, the manual page, bash/zsh/fish completions and the udev rule (for the plugdev group).
+## PREFIX (default /usr/local) and DESTDIR place them; INSTALL_BUILD=0 installs what .build/$(INSTALL_CONFIG) holds
+## without building (the install test does that, inside `swift test`, which holds the build lock).
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+INSTALL_CONFIG ?= release
+INSTALL_BUILD ?= 1
+RAWCAP_BIN = .build/$(INSTALL_CONFIG)/rawcap
+MAN_DIR_BUILT := .build/man
+
+.PHONY: install-build man man-debug
+
+## man: the manual page, .build/man/rawcap.1, from swift-argument-parser's generate-manual plugin (offline: the
+## plugin and its tool come from the package's own checkouts).
+man:
+	$(SWIFT) package plugin generate-manual --configuration $(INSTALL_CONFIG)
+	install -d $(MAN_DIR_BUILT)
+	install -m 644 .build/plugins/GenerateManual/outputs/rawcap/rawcap.1 $(MAN_DIR_BUILT)/rawcap.1
+
+# `make test` makes the debug manual page first: the install test installs it, and cannot build it itself (it runs
+# inside `swift test`, which holds the build lock).
+test: man-debug
+
+man-debug:
+	$(MAKE) man INSTALL_CONFIG=debug
+
+install-build:
+	$(SWIFT) build -c $(INSTALL_CONFIG) --product rawcap
+	$(MAKE) man
+
+install: $(if $(filter 1,$(INSTALL_BUILD)),install-build)
+	@[ -x $(RAWCAP_BIN) ] || { echo "$(RAWCAP_BIN) is not built"; exit 1; }
+	@[ -f $(MAN_DIR_BUILT)/rawcap.1 ] || { echo "$(MAN_DIR_BUILT)/rawcap.1 is missing: run make man"; exit 1; }
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASH_COMPLETION_DIR) \
+		$(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR) $(DESTDIR)$(UDEV_RULES_DIR)
+	install -m 755 $(RAWCAP_BIN) $(DESTDIR)$(BINDIR)/rawcap
+	install -m 644 $(MAN_DIR_BUILT)/rawcap.1 $(DESTDIR)$(MANDIR)/man1/rawcap.1
+	$(RAWCAP_BIN) --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/rawcap
+	$(RAWCAP_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_rawcap
+	$(RAWCAP_BIN) --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/rawcap.fish
 	install -m 644 Packaging/udev/60-rawcap.rules $(DESTDIR)$(UDEV_RULES_DIR)/60-rawcap.rules
 	@if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null; then \
 		{ udevadm control --reload-rules && udevadm trigger --subsystem-match=usb --action=change; } 2>/dev/null \

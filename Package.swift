@@ -73,12 +73,18 @@ let package = Package(
             dependencies: ["PTP", "RawImage", "WireFormat", "DNG", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Camera settings by readable name (iso=400, shutter=1/125), snapshots, and the raw formats a camera delivers.
+        .target(
+            name: "CameraControl",
+            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // The command line.
         .target(
             name: "RawcapCLI",
             dependencies: [
                 "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "CameraEmulator",
-                "FakeUSB",
+                "FakeUSB", "CameraControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -131,6 +137,8 @@ let package = Package(
         .testTarget(
             name: "CameraEmulatorTests",
             dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport"]),
+        .testTarget(
+            name: "CameraControlTests", dependencies: ["CameraControl", "CameraEmulator", "PTP", "WireFormat"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
         .testTarget(
             name: "DNGTests",

@@ -59,7 +59,7 @@ import Testing
         #expect(
             Set(json.keys) == [
                 "camera", "device", "storages", "operations", "events", "properties", "captureFormats", "imageFormats",
-                "notes",
+                "notes", "rawFormats", "rawFormatAuto",
             ])
         let camera = try #require(json["camera"] as? [String: Any])
         #expect(camera["selector"] as? String == "usb:001:003")
