@@ -44,21 +44,36 @@ import WireFormat
             case .drainEvents: while try await !session.canonGetEvents().events.isEmpty {}
             }
         }
-        for step in CanonEOSCapture.release(for: info, autofocus: false) {
-            guard case .operation(let code, let parameters) = step else { continue }
-            try await session.execute(code, parameters: parameters)
+        var sequence = CanonEOSCaptureSequence(info: info, configuration: .init(pollInterval: .milliseconds(1)))
+        var step = sequence.firstStep
+        var downloaded: [[UInt8]] = []
+        loop: for _ in 0..<50 {
+            switch step {
+            case .operation(let code, let parameters):
+                try await session.execute(code, parameters: parameters)
+                step = sequence.next(after: .done)
+            case .getEvents(let delay):
+                try await Task.sleep(for: delay)
+                step = sequence.next(after: .events(try await session.canonGetEvents()))
+            case .download(let request):
+                let sink = PTPMemorySink()
+                _ = try await session.getObject(request.handle, into: sink)
+                downloaded.append(await sink.bytes)
+                try await session.canonTransferComplete(request.handle)
+                step = sequence.next(after: .done)
+            case .finished:
+                break loop
+            case .failed(let reason):
+                Issue.record("\(reason)")
+                break loop
+            }
         }
-        var requests: [CanonEOSTransferRequest] = []
-        for _ in 0..<10 where requests.isEmpty { requests = try await session.canonGetEvents().transferRequests }
-        #expect(requests == [shot])
-        let sink = PTPMemorySink()
-        _ = try await session.getObject(shot.handle, into: sink)
-        #expect(await sink.bytes == [1, 2, 3, 4, 5])
-        try await session.canonTransferComplete(shot.handle)
+        #expect(downloaded == [[1, 2, 3, 4, 5]])
+        #expect(sequence.requestedHandles == [shot.handle])
 
         let sent = await stack.responder.requests.map(\.code)
-        #expect(
-            sent.suffix(3) == [OperationCode.Canon.getEvent, .getObject, OperationCode.Canon.transferComplete])
+        let download = try #require(sent.firstIndex(of: .getObject))
+        #expect(sent[download + 1] == OperationCode.Canon.transferComplete)
         #expect(sent.contains(OperationCode.Canon.remoteReleaseOn) && sent.contains(OperationCode.Canon.pcHDDCapacity))
         let releaseOn = await stack.responder.requests.first { $0.code == OperationCode.Canon.remoteReleaseOn }
         #expect(releaseOn?.parameters == [3, 1])
