@@ -74,9 +74,11 @@ func fuzzVendor(_ selector: UInt8, _ bytes: [UInt8], _ quirks: PTPQuirks) {
         }
         let vendor = USBVendorID(rawValue: UInt16(bytes[0]) | UInt16(bytes[1]) << 8)
         let identification = CameraFamily.identify(info, usbVendorID: vendor)
-        if identification.family != .generic, !info.operationsSupported.contains(where: {
-            identification.family.markerOperations.contains($0)
-        }) {
+        if identification.family != .generic,
+            !info.operationsSupported.contains(where: {
+                identification.family.markerOperations.contains($0)
+            })
+        {
             fatalError("\(identification.family) chosen without its marker operation")
         }
     default:

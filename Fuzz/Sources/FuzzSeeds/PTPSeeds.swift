@@ -198,8 +198,10 @@ enum PTPSeeds {
                 CanonEOSTransferRequest(
                     handle: ObjectHandle(rawValue: 0x9190_0002), format: ObjectFormatCode(0xB103), byteCount: 2000,
                     filename: "IMG_0002.CR2")),
-            .propertyChanged(CanonEOSPropertyChange(property: DevicePropertyCode.Canon.eosISOSpeed, value: [0x48, 0, 0, 0])),
-            .availableListChanged(CanonEOSAvailableList(property: DevicePropertyCode.Canon.eosISOSpeed, uint32Values: [0x48, 0x50])),
+            .propertyChanged(
+                CanonEOSPropertyChange(property: DevicePropertyCode.Canon.eosISOSpeed, value: [0x48, 0, 0, 0])),
+            .availableListChanged(
+                CanonEOSAvailableList(property: DevicePropertyCode.Canon.eosISOSpeed, uint32Values: [0x48, 0x50])),
             .unknown(type: 0xC18B, payload: [1, 0, 0, 0]),
         ])
         let nikon = NikonEventList([
@@ -230,7 +232,9 @@ enum PTPSeeds {
             ("vendor-fujifilm-changes", [0x44] + fuji.ptpEncoded),
             (
                 "vendor-canon-set-property",
-                [0x45] + CanonEOSPropertyValue(property: DevicePropertyCode.Canon.eosCaptureDestination, uint32: 4).ptpEncoded
+                [0x45]
+                    + CanonEOSPropertyValue(property: DevicePropertyCode.Canon.eosCaptureDestination, uint32: 4)
+                    .ptpEncoded
             ),
             ("vendor-family-nikon", [0x46, 0xB0, 0x04] + nikonInfo.ptpEncoded),
         ]

@@ -86,7 +86,8 @@ public enum CameraFamily: String, Hashable, Sendable, CaseIterable, CustomString
         }
         if candidate == .nikon, isNikon1(model: info.model) {
             return Identification(
-                family: .generic, vendor: vendor, reason: reason + "; Nikon 1 model \"\(info.model)\" shoots generically")
+                family: .generic, vendor: vendor,
+                reason: reason + "; Nikon 1 model \"\(info.model)\" shoots generically")
         }
         let listed = candidate.markerOperations.filter(info.supports)
         guard let marker = listed.first else {

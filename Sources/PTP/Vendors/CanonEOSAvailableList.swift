@@ -53,8 +53,9 @@ public struct CanonEOSAvailableList: Hashable, Sendable {
     /// The values as UINT32 slots, when the list is of type 3 and holds exactly ``count`` slots; `nil` otherwise
     /// (an ImageFormat structure list, or a count that does not match the bytes).
     public var uint32Values: [UInt32]? {
-        guard listType == Self.fourByteSlots, let slots = Int(exactly: count), slots.multipliedReportingOverflow(
-            by: 4) == (values.count, false)
+        guard listType == Self.fourByteSlots, let slots = Int(exactly: count),
+            slots.multipliedReportingOverflow(
+                by: 4) == (values.count, false)
         else { return nil }
         var reader = WireReader(values, byteOrder: .little)
         var result: [UInt32] = []

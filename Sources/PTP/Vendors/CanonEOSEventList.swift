@@ -33,9 +33,7 @@ public struct CanonEOSEventList: PTPDataset, Hashable {
                 throw WireError(.invalidValue, at: recordOffset, "EOS event record size \(size) is below its header")
             }
             if size == 8, type == 0 { break }
-            // size ≥ 8 and UInt32 fits Int on every platform Swift 6 targets here (64-bit Linux/macOS).
-            let payloadCount = Int(size) - 8
-            guard payloadCount <= reader.remainingCount else {
+            guard let payloadCount = Int(exactly: size - 8), payloadCount <= reader.remainingCount else {
                 throw WireError(
                     .truncated, at: recordOffset,
                     "EOS event record of \(size) bytes, \(reader.remainingCount + 8) left in the data phase")

@@ -36,8 +36,7 @@ public struct CanonEOSPropertyValue: PTPDataset, Hashable {
         let size = try reader.read(UInt32.self)
         guard size >= 8 else { throw WireError(.invalidValue, at: sizeOffset, "EOS property size \(size)") }
         propertyCode = try reader.read()
-        let valueCount = Int(size) - 8
-        guard valueCount <= reader.remainingCount else {
+        guard let valueCount = Int(exactly: size - 8), valueCount <= reader.remainingCount else {
             throw WireError(.truncated, at: sizeOffset, "EOS property of \(size) bytes")
         }
         value = Array(try reader.readBytes(count: valueCount))

@@ -104,7 +104,8 @@ public struct NikonCaptureSequence: Hashable, Sendable {
         let interval = configuration.pollInterval
         switch (phase, outcome) {
         case (.initiating, .busy):
-            return poll(.initiateCapture(parameters: [configuration.autofocus.rawValue], delay: interval), "capture start")
+            return poll(
+                .initiateCapture(parameters: [configuration.autofocus.rawValue], delay: interval), "capture start")
         case (.initiating, .accepted):
             phase = .waitingReady
             polls = 0

@@ -49,7 +49,8 @@ public struct NikonEventList: PTPDataset, Hashable {
         let count = Int(try reader.read(UInt16.self))
         guard count * 6 <= reader.remainingCount else {
             throw WireError(
-                .truncated, at: countOffset, "\(count) Nikon events need \(count * 6) bytes, \(reader.remainingCount) left")
+                .truncated, at: countOffset,
+                "\(count) Nikon events need \(count * 6) bytes, \(reader.remainingCount) left")
         }
         var events: [Event] = []
         events.reserveCapacity(count)

@@ -23,7 +23,8 @@ import Testing
         #expect(sequence.next(after: .done) == .getEvents(delay: .zero))
         // The same request repeated is not downloaded twice; the new one is.
         #expect(
-            sequence.next(after: .events(CanonEOSEventList([.requestObjectTransfer(raw), .requestObjectTransfer(jpeg)])))
+            sequence.next(
+                after: .events(CanonEOSEventList([.requestObjectTransfer(raw), .requestObjectTransfer(jpeg)])))
                 == .download(jpeg))
         #expect(sequence.next(after: .done) == .getEvents(delay: .zero))
         #expect(sequence.next(after: .events(CanonEOSEventList([]))) == .getEvents(delay: .milliseconds(5)))
@@ -61,7 +62,8 @@ import Testing
     @Test func preparationSetsTheDestinationToTheHost() {
         #expect(
             CanonEOSCapture.preparation.contains(
-                .setProperty(CanonEOSPropertyValue(property: DevicePropertyCode.Canon.eosCaptureDestination, uint32: 4))))
+                .setProperty(CanonEOSPropertyValue(property: DevicePropertyCode.Canon.eosCaptureDestination, uint32: 4))
+            ))
         #expect(CanonEOSCapture.preparation.first == .operation(OperationCode.Canon.setRemoteMode, parameters: [1]))
     }
 }

@@ -42,15 +42,17 @@ import WireFormat
         let list = try CanonEOSEventList(ptpEncoded: Self.bytes)
         #expect(list.events.count == 5)
         let object = try #require(list.objectsAdded.first)
-        #expect(object.handle == ObjectHandle(rawValue: 0x9190_0001) && object.storageID == StorageID(rawValue: 0x1_0001))
+        #expect(
+            object.handle == ObjectHandle(rawValue: 0x9190_0001) && object.storageID == StorageID(rawValue: 0x1_0001))
         #expect(object.format == ObjectFormatCode(0xB103) && object.byteCount == 0x015E_1000)
         #expect(object.parent == ObjectHandle(rawValue: 0x9090_0000) && object.filename == "IMG_0001.CR2")
         #expect(object.secondHandle == nil && object.trailing == [0, 0, 0])
         let request = try #require(list.transferRequests.first)
         #expect(request.handle == ObjectHandle(rawValue: 0x9190_0002) && request.byteCount == 0x015E_2000)
         #expect(request.filename == "IMG_0002.CR2" && request.code == EventCode.Canon.requestObjectTransfer)
-        guard case .propertyChanged(let change) = list.events[2], case .availableListChanged(let available) =
-            list.events[3]
+        guard case .propertyChanged(let change) = list.events[2],
+            case .availableListChanged(let available) =
+                list.events[3]
         else {
             Issue.record("expected a property change and an available list")
             return
@@ -120,7 +122,9 @@ import WireFormat
         let value = CanonEOSPropertyValue(property: DevicePropertyCode.Canon.eosCaptureDestination, uint32: 4)
         #expect(value.ptpEncoded == [0x0C, 0, 0, 0, 0x1C, 0xD1, 0, 0, 4, 0, 0, 0])
         #expect(try CanonEOSPropertyValue(ptpEncoded: value.ptpEncoded) == value)
-        #expect(throws: WireError(.truncated)) { try CanonEOSPropertyValue(ptpEncoded: [0x10, 0, 0, 0, 0x1C, 0xD1, 0, 0]) }
+        #expect(throws: WireError(.truncated)) {
+            try CanonEOSPropertyValue(ptpEncoded: [0x10, 0, 0, 0, 0x1C, 0xD1, 0, 0])
+        }
         #expect(throws: WireError(.invalidValue)) { try CanonEOSPropertyValue(ptpEncoded: [4, 0, 0, 0]) }
     }
 }

@@ -32,7 +32,8 @@ import WireFormat
         #expect(FujifilmCapture.sequence(autofocus: true).map(\.captureControl) == [0x0200, 0x0304])
         #expect(FujifilmCapture.sequence(autofocus: false).map(\.captureControl) == [0x0304])
         #expect(FujifilmCapture.captureControlProperty.rawValue == 0xD208)
-        #expect([FujifilmPTPIP.commandPort, FujifilmPTPIP.eventPort, FujifilmPTPIP.liveViewPort] == [55740, 55741, 55742])
+        #expect(
+            [FujifilmPTPIP.commandPort, FujifilmPTPIP.eventPort, FujifilmPTPIP.liveViewPort] == [55740, 55741, 55742])
         #expect(FujifilmPTPIP.isEmptyDeviceInfo([]) && !FujifilmPTPIP.isEmptyDeviceInfo([0x64, 0]))
     }
 

@@ -82,7 +82,8 @@ import WireFormat
         #expect(sequence.next(after: .events([nef])) == .getEvents(delay: .milliseconds(50)))
         #expect(sequence.next(after: .events([jpeg, nef])) == .getEvents(delay: .milliseconds(50)))
         #expect(sequence.next(after: .events([])) == .getEvents(delay: .milliseconds(50)))
-        #expect(sequence.next(after: .events([])) == .download([Sequence.sdramHandle, ObjectHandle(rawValue: 0xFFFF_0002)]))
+        #expect(
+            sequence.next(after: .events([])) == .download([Sequence.sdramHandle, ObjectHandle(rawValue: 0xFFFF_0002)]))
     }
 
     @Test func givesUpAfterMaxPolls() {
@@ -107,7 +108,8 @@ import WireFormat
     @Test func propertyTables() {
         #expect(NikonImageQuality.nefPlusFine.includesRaw && NikonImageQuality.nefPlusFine.includesJPEG)
         #expect(NikonImageQuality.nef.includesRaw && !NikonImageQuality.nef.includesJPEG)
-        #expect(!NikonImageQuality.jpegFine.includesRaw && NikonImageQuality(rawValue: 9).description == "Unknown(0x0009)")
+        #expect(
+            !NikonImageQuality.jpegFine.includesRaw && NikonImageQuality(rawValue: 9).description == "Unknown(0x0009)")
         #expect(NikonImageQuality.property.rawValue == 0x5004 && NikonRawBitMode.property.rawValue == 0xD149)
         #expect(NikonRawBitMode.fourteenBit.bitsPerSample == 14 && NikonRawBitMode.twelveBit.description == "12 bit")
         #expect(NikonRecordingMedia.sdram.rawValue == 1 && NikonRecordingMedia.property.rawValue == 0xD10B)

@@ -121,7 +121,9 @@ import WireFormat
         _ = sequence.next(after: .done)
         _ = sequence.next(after: .done)
         #expect(sequence.next(after: .pendingObjects(0)) == .pollPendingObjects(delay: .milliseconds(50)))
-        #expect(sequence.next(after: .pendingObjects(0)) == .failed(reason: "no shot in the buffer after 2 polls of ObjectInMemory"))
+        #expect(
+            sequence.next(after: .pendingObjects(0))
+                == .failed(reason: "no shot in the buffer after 2 polls of ObjectInMemory"))
     }
 
     @Test func handshakeOrder() {

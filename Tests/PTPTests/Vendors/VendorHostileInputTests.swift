@@ -51,7 +51,9 @@ import WireFormat
                     bytes[generator.below(bytes.count)] ^= UInt8(1 << generator.below(8))
                 }
             case 1:  // overwrite a byte with an extreme value
-                if !bytes.isEmpty { bytes[generator.below(bytes.count)] = [0x00, 0x7F, 0x80, 0xFF][generator.below(4)] }
+                if !bytes.isEmpty {
+                    bytes[generator.below(bytes.count)] = [0x00, 0x7F, 0x80, 0xFF][generator.below(4)]
+                }
             case 2:  // cut, then maybe append garbage
                 bytes = Array(bytes.prefix(generator.below(bytes.count + 1)))
                 bytes += (0..<generator.below(8)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }

@@ -71,7 +71,8 @@ actor VendorResponder: PTPResponder {
         guard code == .getObjectInfo || code == .getObject else { return nil }
         guard let handle = p.first, let bytes = objects[handle] else { return PTPResponderReply(.invalidObjectHandle) }
         if code == .getObjectInfo {
-            return .dataset(ObjectInfo(objectFormat: .dng, objectCompressedSize: UInt32(bytes.count), filename: "X.ARW"))
+            return .dataset(
+                ObjectInfo(objectFormat: .dng, objectCompressedSize: UInt32(bytes.count), filename: "X.ARW"))
         }
         return .data(bytes)
     }
@@ -80,7 +81,8 @@ actor VendorResponder: PTPResponder {
         if let reply = object(code, p) { return reply }
         switch code {
         case OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode, OperationCode.Canon.pcHDDCapacity:
-            return PTPResponderReply(p.count == (code == OperationCode.Canon.pcHDDCapacity ? 3 : 1) ? .ok : .invalidParameter)
+            return PTPResponderReply(
+                p.count == (code == OperationCode.Canon.pcHDDCapacity ? 3 : 1) ? .ok : .invalidParameter)
         case OperationCode.Canon.setDevicePropValueEx:
             guard let dataOut, let value = try? CanonEOSPropertyValue(ptpEncoded: dataOut) else {
                 return PTPResponderReply(.invalidDevicePropFormat)
@@ -147,7 +149,8 @@ actor VendorResponder: PTPResponder {
             guard let control = p.first, let dataOut, let value = try? PTPValue(ptpEncoded: dataOut, type: .uint16),
                 case .uint16(let raw) = value
             else { return PTPResponderReply(.invalidDevicePropFormat) }
-            let press = SonyControl.Press(control: DevicePropertyCode(rawValue: UInt16(truncatingIfNeeded: control)), value: raw)
+            let press = SonyControl.Press(
+                control: DevicePropertyCode(rawValue: UInt16(truncatingIfNeeded: control)), value: raw)
             sonyPresses.append(press)
             if press == SonyControl.Press(control: SonyControl.fullPress, value: SonyControl.released) {
                 sonyPending = -sonyPollsBeforeShot  // counts up to the shots with each poll

@@ -26,7 +26,8 @@ import WireFormat
         await stack.responder.configure {
             $0.canonEventReplies = [
                 CanonEOSEventList([
-                    .propertyChanged(CanonEOSPropertyChange(property: DevicePropertyCode.Canon.eosISOSpeed, value: [0x48, 0, 0, 0]))
+                    .propertyChanged(
+                        CanonEOSPropertyChange(property: DevicePropertyCode.Canon.eosISOSpeed, value: [0x48, 0, 0, 0]))
                 ]),
                 CanonEOSEventList([]),  // drained
                 CanonEOSEventList([]),  // first poll after the release: nothing yet
@@ -84,7 +85,10 @@ import WireFormat
         let stack = VendorStack(
             Self.info(
                 .nikon, "Nikon Corporation",
-                [OperationCode.Nikon.initiateCaptureRecInSdram, OperationCode.Nikon.deviceReady, OperationCode.Nikon.getEvent]))
+                [
+                    OperationCode.Nikon.initiateCaptureRecInSdram, OperationCode.Nikon.deviceReady,
+                    OperationCode.Nikon.getEvent,
+                ]))
         defer { Task { await stack.stop() } }
         await stack.responder.configure {
             $0.nikonBusyInitiates = 1
@@ -160,7 +164,10 @@ import WireFormat
         let stack = VendorStack(
             Self.info(
                 .sony, "Sony Corporation",
-                [OperationCode.Sony.sdioConnect, OperationCode.Sony.getSDIOExtDeviceInfo, OperationCode.Sony.setControlDeviceB]))
+                [
+                    OperationCode.Sony.sdioConnect, OperationCode.Sony.getSDIOExtDeviceInfo,
+                    OperationCode.Sony.setControlDeviceB,
+                ]))
         defer { Task { await stack.stop() } }
         await stack.responder.configure {
             $0.sonyExtDeviceInfo = extInfo
