@@ -67,6 +67,7 @@ func fuzzVendor(_ selector: UInt8, _ bytes: [UInt8], _ quirks: PTPQuirks) {
     case 3: check(SonyDevicePropDesc.self, bytes, quirks)
     case 4: check(FujifilmPropertyChangeList.self, bytes, quirks)
     case 5: check(CanonEOSPropertyValue.self, bytes, quirks)
+    case 7: check(NikonEventListEx.self, bytes, quirks)
     case 6:
         // Family identification: two bytes of USB vendor ID, then a DeviceInfo. It must name a family and never trap.
         guard bytes.count >= 2, let info = try? DeviceInfo(ptpEncoded: Array(bytes.dropFirst(2)), quirks: quirks) else {
@@ -85,7 +86,7 @@ func fuzzVendor(_ selector: UInt8, _ bytes: [UInt8], _ quirks: PTPQuirks) {
         // Every vendor decoder on the same bytes: none may trap.
         for type in [
             CanonEOSEventList.self, NikonEventList.self, SonyAllDevicePropData.self, SonyDevicePropDesc.self,
-            FujifilmPropertyChangeList.self, CanonEOSPropertyValue.self,
+            FujifilmPropertyChangeList.self, CanonEOSPropertyValue.self, NikonEventListEx.self,
         ] as [any PTPDataset.Type] {
             _ = try? type.init(ptpEncoded: bytes, quirks: quirks)
         }

@@ -237,6 +237,15 @@ enum PTPSeeds {
                     .ptpEncoded
             ),
             ("vendor-family-nikon", [0x46, 0xB0, 0x04] + nikonInfo.ptpEncoded),
+            (
+                "vendor-nikon-events-ex",
+                [0x47]
+                    + NikonEventListEx([
+                        .init(code: EventCode.Nikon.objectAddedInSdram, parameters: [0xFFFF_0001]),
+                        .init(code: .devicePropChanged, parameters: [0x5007, 2]),
+                        .init(code: .captureComplete, parameters: []),
+                    ]).ptpEncoded
+            ),
         ]
     }
 }

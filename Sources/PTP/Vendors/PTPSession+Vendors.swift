@@ -61,6 +61,14 @@ extension PTPSession {
         try NikonEventList(ptpEncoded: try await dataIn(OperationCode.Nikon.getEvent), quirks: configuration.quirks)
     }
 
+    /// Nikon GetEventEx (0x941C): the events queued since the last call, with all their parameters. Bodies that
+    /// list it (Z series) report through it; feed ``NikonEventListEx/Event/singleParameterEvent`` to
+    /// ``NikonCaptureSequence``.
+    public func nikonGetEventsEx() async throws -> NikonEventListEx {
+        try NikonEventListEx(
+            ptpEncoded: try await dataIn(OperationCode.Nikon.getEventEx), quirks: configuration.quirks)
+    }
+
     /// Nikon DeviceReady (0x90C8): `true` when the camera answers OK, `false` for DeviceBusy (0x2019); any other
     /// answer throws ``PTPError``.
     public func nikonDeviceReady() async throws -> Bool {

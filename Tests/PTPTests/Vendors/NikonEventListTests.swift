@@ -39,6 +39,45 @@ import WireFormat
     }
 }
 
+/// Nikon GetEventEx (libgphoto2 `ptp_unpack_Nikon_EC_EX`).
+@Suite struct NikonEventListExTests {
+    static let bytes: [UInt8] = hexBytes(
+        """
+        03 00  00 00             // count 3, 16 bits not interpreted
+        01 C1  01 00  01 00 FF FF  // ObjectAddedInSdram, 1 parameter: 0xFFFF0001
+        06 40  02 00  07 50 00 00  02 00 00 00  // DevicePropChanged, 2 parameters
+        02 C1  00 00             // CaptureCompleteRecInSdram, no parameters
+        """)
+
+    @Test func decodesAndReencodes() throws {
+        let list = try NikonEventListEx(ptpEncoded: Self.bytes)
+        #expect(
+            list.events == [
+                .init(code: EventCode.Nikon.objectAddedInSdram, parameters: [0xFFFF_0001]),
+                .init(code: .devicePropChanged, parameters: [0x5007, 2]),
+                .init(code: EventCode.Nikon.captureCompleteRecInSdram, parameters: []),
+            ])
+        #expect(list.ptpEncoded == Self.bytes)
+        #expect(
+            list.events.map(\.singleParameterEvent).last
+                == NikonEventList.Event(code: EventCode.Nikon.captureCompleteRecInSdram, parameter: 0))
+    }
+
+    @Test func rejectsEveryTruncation() {
+        for length in 0..<Self.bytes.count {
+            #expect(throws: WireError(.truncated), "prefix of \(length) bytes") {
+                try NikonEventListEx(ptpEncoded: Array(Self.bytes.prefix(length)))
+            }
+        }
+    }
+
+    @Test func rejectsMoreThanFiveParameters() {
+        #expect(throws: WireError(.invalidValue)) {
+            try NikonEventListEx(ptpEncoded: [1, 0, 0, 0, 0x01, 0xC1, 6, 0] + Array(repeating: 0, count: 24))
+        }
+    }
+}
+
 @Suite struct NikonCaptureSequenceTests {
     typealias Sequence = NikonCaptureSequence
 

@@ -21,6 +21,7 @@ import WireFormat
     static let seeds: [(String, any PTPDataset.Type, [UInt8])] = [
         ("canon", CanonEOSEventList.self, CanonEOSEventListTests.bytes),
         ("nikon", NikonEventList.self, NikonEventListTests.bytes),
+        ("nikon-ex", NikonEventListEx.self, NikonEventListExTests.bytes),
         ("sony", SonyAllDevicePropData.self, SonyDevicePropDescTests.bytes),
         ("sony-desc", SonyDevicePropDesc.self, Array(SonyDevicePropDescTests.bytes.dropFirst(8).prefix(11))),
         ("fujifilm", FujifilmPropertyChangeList.self, FujifilmTests.bytes),

@@ -19,6 +19,7 @@ actor VendorResponder: PTPResponder {
     var nikonBusyInitiates = 0
     var nikonBusyReadies = 0
     var nikonEventReplies: [NikonEventList] = []
+    var nikonEventExReplies: [NikonEventListEx] = []
 
     // Sony
     var sonyExtDeviceInfo: [UInt8] = []
@@ -126,6 +127,8 @@ actor VendorResponder: PTPResponder {
             return PTPResponderReply()
         case OperationCode.Nikon.getEvent:
             return .dataset(nikonEventReplies.isEmpty ? NikonEventList([]) : nikonEventReplies.removeFirst())
+        case OperationCode.Nikon.getEventEx:
+            return .dataset(nikonEventExReplies.isEmpty ? NikonEventListEx([]) : nikonEventExReplies.removeFirst())
         default:
             return PTPResponderReply(.operationNotSupported)
         }

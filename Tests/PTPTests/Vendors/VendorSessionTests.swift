@@ -143,6 +143,26 @@ import WireFormat
             ])
     }
 
+    @Test func nikonGetEventsExFeedsTheSequence() async throws {
+        let stack = VendorStack(Self.info(.nikon, "Nikon Corporation", [OperationCode.Nikon.getEventEx]))
+        defer { Task { await stack.stop() } }
+        let reply = NikonEventListEx([
+            .init(code: EventCode.Nikon.objectAddedInSdram, parameters: [0xFFFF_0001]),
+            .init(code: EventCode.Nikon.captureCompleteRecInSdram, parameters: []),
+        ])
+        await stack.responder.configure { $0.nikonEventExReplies = [reply] }
+        try await stack.session.openSession()
+        let events = try await stack.session.nikonGetEventsEx()
+        #expect(events == reply)
+        var sequence = NikonCaptureSequence()
+        _ = sequence.next(after: .accepted)
+        _ = sequence.next(after: .accepted)
+        #expect(
+            sequence.next(after: .events(events.events.map(\.singleParameterEvent)))
+                == .download([NikonCaptureSequence.sdramHandle]))
+        #expect(try await stack.session.nikonGetEventsEx().events.isEmpty)
+    }
+
     @Test func nikonBusyIsAnAnswerButOtherErrorsThrow() async throws {
         let stack = VendorStack(Self.info(.nikon, "Nikon Corporation", []))
         defer { Task { await stack.stop() } }
