@@ -141,7 +141,7 @@ let package = Package(
             name: "RawcapCLITests",
             dependencies: [
                 "RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport",
-                "TestSupport",
+                "CameraEmulator", "TestSupport",
             ]
         ),
     ]

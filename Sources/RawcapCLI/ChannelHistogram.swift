@@ -44,7 +44,9 @@ public struct ChannelHistogram: Sendable, Hashable, Codable {
         // One lookup table per CFA position maps every possible sample value to its bin, so the loop over 24
         // million samples is a load and an increment (24 MP, release: 0.08 s, against 0.48 s with per-sample
         // arithmetic).
-        let valueCount = 1 << frame.bitsPerSample
+        // Every UInt16 value has an entry, not just those of the frame's depth: the loop indexes the table without
+        // a bounds check, and a decoder may hand over a sample above its stated depth.
+        let valueCount = 1 << 16
         let tables: [[UInt16]] = frame.blackLevels.map { black in
             let white = Double(frame.whiteLevel)
             let scale = white > black ? Double(bins) / (white - black) : 0

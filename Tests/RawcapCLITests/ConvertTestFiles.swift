@@ -1,0 +1,78 @@
+import CameraEmulator
+import DNG
+import Foundation
+import RawDecoders
+import RawImage
+import TestSupport
+import Testing
+
+/// Inputs and helpers for the `rawcap convert` and `rawcap inspect` tests: the built binary, synthetic frames,
+/// files written by rawcap's DNG writer, the emulator's TIFF/EP writer and PiDNG.
+enum ConvertTestFiles {
+    /// Runs the built `rawcap` off the Swift pool.
+    static func rawcap(_ arguments: [String]) async throws -> Subprocess.Result {
+        let path = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        return try await Subprocess.runDetached(path, arguments)
+    }
+
+    /// A synthetic 14-bit RGGB frame with a masked border, known exposure and camera.
+    static func frame(width: Int = 160, height: Int = 120, seed: UInt64 = 1) throws -> RawFrame {
+        let scene = try SyntheticScene(width: width, height: height, cfa: .rggb, bitsPerSample: 14)
+        var frame = try scene.render(
+            seed: seed,
+            captureTime: try CaptureTime(year: 2026, month: 11, day: 22, hour: 6, minute: 30, second: 5))
+        frame.metadata.make = "rawcap"
+        frame.metadata.model = "Test Body"
+        frame.metadata.exposureTime = Rational(1, 250)
+        frame.metadata.fNumber = 5.6
+        frame.metadata.iso = 400
+        return frame
+    }
+
+    /// Writes `frame` as a DNG with rawcap's writer.
+    static func writeDNG(_ frame: RawFrame, to path: String, compression: DNGOptions.Compression = .none) throws {
+        try DNGWriter.write(
+            frame, previews: try DNGPreviews.render(from: frame), options: DNGOptions(compression: compression),
+            to: path)
+    }
+
+    /// Writes `frame` as the emulated camera's TIFF/EP file.
+    static func writeTIFFEP(_ frame: RawFrame, to path: String) throws {
+        try Data(try TIFFEPWriter.encode(frame, software: "rawcap emulator test")).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Runs Tests/Interop/pidng_write.py: an uncompressed DNG by PiDNG and the samples it was given.
+    static func pidngFile(
+        width: Int, height: Int, bits: Int, in folder: TemporaryDirectory
+    ) throws -> (path: String, samples: [UInt16]) {
+        let python = try ExternalTool.requirePython(modules: ["pidng", "numpy"])
+        let script = ExternalTool.packageRoot.appendingPathComponent("Tests/Interop/pidng_write.py").path
+        let dng = folder.file("pidng-\(bits).dng").path
+        let raw = folder.file("pidng-\(bits).samples").path
+        let result = try Subprocess.run(python, [script, dng, raw, String(width), String(height), String(bits)])
+        try #require(result.status == 0, "pidng_write.py failed: \(result.errorOutput)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let samples = stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }
+        try FileManager.default.removeItem(atPath: raw)
+        return (dng, samples)
+    }
+
+    /// The JSON objects of `--json` output, one per line.
+    static func jsonLines(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    /// A copy of the file at `path` with one bit flipped in the middle of the raw image's data, found through the
+    /// file's structure so that the flip lands in the samples, not in a preview.
+    static func flippingRawBit(of path: String, mask: UInt8 = 0x10) throws -> Data {
+        let bytes = try RawDecoder.readFile(path)
+        let raw = try TIFFRawReader.rawDirectory(in: try TIFFRawReader.structure(of: bytes[...]))
+        let offset = try #require(raw.dataOffsets.first.flatMap { Int(exactly: $0) })
+        let count = try #require(raw.dataByteCounts.first.flatMap { Int(exactly: $0) })
+        var data = Data(bytes)
+        data[offset + count / 2] ^= mask
+        return data
+    }
+}
