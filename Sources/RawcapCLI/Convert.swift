@@ -14,7 +14,8 @@ extension RawcapCommand {
                 each failure is one line on standard error.
                 Exit status: 0 when every file converted; otherwise the worst failure: 70 internal error, 74 a read \
                 or write failed part-way (disk full), 73 an output cannot be created (missing or read-only folder), \
-                66 an input does not exist, 65 an input is not a raw file rawcap can read (corrupt, truncated).
+                66 an input does not exist, 65 an input is not a raw file rawcap can read (corrupt, truncated); \
+                130 after Ctrl-C (the file being written is finished first; a second Ctrl-C stops at once).
                 """)
 
         @Argument(help: "Raw files to convert.")
@@ -63,8 +64,14 @@ extension RawcapCommand {
                 }
             }
             let converter = Converter(target: target, folder: output)
+            let interruption = ConvertInterruption()
+            defer { interruption.stop() }
             var worst: ExitCode?
             for file in files {
+                if interruption.isInterrupted {
+                    StandardError.print("rawcap convert: interrupted before \(file)")
+                    throw Self.interrupted
+                }
                 do {
                     let result = try converter.convert(file)
                     Self.emit(json ? ConvertRecord(result).jsonLine : Self.line(for: result))
@@ -74,8 +81,12 @@ extension RawcapCommand {
                     worst = Self.worse(worst, error.status)
                 }
             }
+            if interruption.isInterrupted { throw Self.interrupted }
             if let worst { throw worst }
         }
+
+        /// Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+        static let interrupted = ExitCode(130)
 
         /// Writes one line to standard output at once, unbuffered, so a script reading a pipe sees each file as
         /// soon as it is written.

@@ -180,6 +180,28 @@ import Testing
         #expect(both.status == 64)
     }
 
+    @Test func ctrlCFinishesTheCurrentFileAndExits130() async throws {
+        let folder = try TemporaryDirectory("convert-interrupt")
+        let input = folder.file("shot.dng").path
+        try ConvertTestFiles.writeDNG(try ConvertTestFiles.frame(width: 160, height: 120), to: input)
+        let outputFolder = try TemporaryDirectory("convert-interrupt-out")
+        // 300 demosaicing conversions take minutes; the interrupt comes after the first.
+        let inputs = [String](repeating: input, count: 300)
+        let result = try await ConvertTestFiles.rawcapInterruptedAfterFirstLine(
+            ["convert"] + inputs + ["-o", outputFolder.url.path, "--linear"])
+        #expect(result.status == 130, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("rawcap convert: interrupted"))
+        let written = result.output.split(separator: "\n")
+        #expect(written.count >= 1 && written.count < 300)
+        // Every file announced exists, complete; nothing else is in the folder, no temporary file either.
+        let names = try outputFolder.contents()
+        #expect(names.count == written.count, "\(names)")
+        #expect(names.allSatisfy { !$0.hasPrefix(".") })
+        for name in names {
+            #expect(try RawDecoder.decode(contentsOf: outputFolder.file(name).path).linearImage != nil)
+        }
+    }
+
     static func size(_ path: String) -> String {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let bytes = (attributes?[.size] as? NSNumber)?.intValue ?? 0

@@ -15,6 +15,58 @@ enum ConvertTestFiles {
         return try await Subprocess.runDetached(path, arguments)
     }
 
+    /// Runs the built `rawcap`, sends it SIGINT (Ctrl-C) as soon as its first line of output appears, and waits
+    /// for it; the reading and waiting happen on dispatch threads, never on the Swift pool.
+    static func rawcapInterruptedAfterFirstLine(
+        _ arguments: [String]
+    ) async throws -> (status: Int32, output: String, errorOutput: String) {
+        let path = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue(label: "rawcap.convert.interrupt").async {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: path)
+                process.arguments = arguments
+                let output = Pipe()
+                let errors = Pipe()
+                process.standardOutput = output
+                process.standardError = errors
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                let errorText = ErrorText()
+                let drained = DispatchGroup()
+                drained.enter()
+                DispatchQueue(label: "rawcap.convert.interrupt.stderr").async {
+                    errorText.set(errors.fileHandleForReading.readDataToEndOfFile())
+                    drained.leave()
+                }
+                var data = Data()
+                while !data.contains(0x0A) {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    data.append(chunk)
+                }
+                process.interrupt()
+                data.append(output.fileHandleForReading.readDataToEndOfFile())
+                process.waitUntilExit()
+                drained.wait()
+                continuation.resume(
+                    returning: (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText.text))
+            }
+        }
+    }
+
+    /// Standard error collected on another thread.
+    private final class ErrorText: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func set(_ value: Data) { lock.withLock { data = value } }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    }
+
     /// A synthetic 14-bit RGGB frame with a masked border, known exposure and camera.
     static func frame(width: Int = 160, height: Int = 120, seed: UInt64 = 1) throws -> RawFrame {
         let scene = try SyntheticScene(width: width, height: height, cfa: .rggb, bitsPerSample: 14)
