@@ -66,6 +66,22 @@ import Testing
         #expect(decoded.info.previews.count == 2)  // the IFD0 thumbnail and the JPEG preview
     }
 
+    @Test func vendorRawThroughLibRawConvertsToIdenticalPixels() async throws {
+        let folder = try TemporaryDirectory("convert-vendor")
+        let (bytes, samples) = ConvertTestFiles.vendorStyleRaw()
+        #expect(RawDecoder.detectFormat(bytes[...]) == .vendor)
+        let input = folder.file("DSC_0002.RAW")
+        try Data(bytes).write(to: input)
+        let result = try await ConvertTestFiles.rawcap(["convert", input.path, "--json", "--compression", "none"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let record = try #require(try ConvertTestFiles.jsonLines(result.output).first)
+        #expect((record["inputFormat"] as? String)?.hasPrefix("vendor raw (LibRaw") == true)
+        #expect(record["camera"] as? String == "Vendor Test Model")
+        let converted = try #require(try RawDecoder.decode(contentsOf: folder.file("DSC_0002.dng").path).frame)
+        #expect(converted.samples == samples)
+        #expect(converted.cfa == .rggb && converted.width == 96 && converted.height == 64)
+    }
+
     @Test func existingNamesGetASuffixAndAreKept() async throws {
         let folder = try TemporaryDirectory("convert-suffix")
         let input = folder.file("shot.dng").path

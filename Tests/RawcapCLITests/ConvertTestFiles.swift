@@ -93,6 +93,27 @@ enum ConvertTestFiles {
         try Data(try TIFFEPWriter.encode(frame, software: "rawcap emulator test")).write(to: URL(fileURLWithPath: path))
     }
 
+    /// A big-endian TIFF-based raw file that is neither DNG nor TIFF/EP: an RGB thumbnail in IFD 0 and the 16-bit
+    /// CFA image, uncompressed, in a SubIFD, the way NEF and PEF files keep theirs. rawcap routes it to LibRaw.
+    static func vendorStyleRaw(width: Int = 96, height: Int = 64) -> (bytes: [UInt8], samples: [UInt16]) {
+        let samples = (0..<width * height).map { UInt16(($0 * 37) % 4000 + 100) }
+        let big = samples.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let raw = TIFFBuilder.IFD(
+            tags: [
+                254: .long([0]), 256: .long([UInt32(width)]), 257: .long([UInt32(height)]), 258: .short([16]),
+                259: .short([1]), 262: .short([32803]), 277: .short([1]), 284: .short([1]),
+                33421: .short([2, 2]), 33422: .byte([0, 1, 1, 2]),
+            ],
+            data: .strips(rowsPerStrip: UInt32(height), [big]))
+        let thumbnail = TIFFBuilder.IFD(
+            tags: [
+                254: .long([1]), 256: .long([32]), 257: .long([16]), 258: .short([8, 8, 8]), 259: .short([1]),
+                262: .short([2]), 271: .ascii("Vendor"), 272: .ascii("Test Model"), 277: .short([3]),
+            ],
+            data: .strips(rowsPerStrip: 16, [[UInt8](repeating: 128, count: 32 * 16 * 3)]), subIFDs: [raw])
+        return (TIFFBuilder(littleEndian: false, chain: [thumbnail]).build(), samples)
+    }
+
     /// Runs Tests/Interop/pidng_write.py: an uncompressed DNG by PiDNG and the samples it was given.
     static func pidngFile(
         width: Int, height: Int, bits: Int, in folder: TemporaryDirectory
