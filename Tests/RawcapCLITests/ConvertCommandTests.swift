@@ -167,6 +167,29 @@ import Testing
         #expect(notAFolder.status == 73)
     }
 
+    @Test func aFullDiskExits74AndOutranksABadInput() async throws {
+        let folder = try TemporaryDirectory("convert-full")
+        let input = folder.file("shot.dng").path
+        try ConvertTestFiles.writeDNG(try ConvertTestFiles.frame(), to: input)
+        let bad = folder.file("bad.dng")
+        try Data("not a raw file".utf8).write(to: bad)
+        let outputFolder = try TemporaryDirectory("convert-full-out")
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"))
+        // A file-size limit of 40 blocks (at most 40 KiB) stands in for a full disk: write(2) fails with EFBIG, which
+        // rawcap treats like ENOSPC. SIGXFSZ is ignored so the write fails instead of killing the process.
+        let result = try await Subprocess.runDetached(
+            "/bin/sh",
+            [
+                "-c", "trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"", rawcap, "convert", bad.path, input, "-o",
+                outputFolder.url.path, "--compression", "none",
+            ])
+        #expect(result.status == 74, "\(result.errorOutput)")
+        let lines = result.errorOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.last?.hasPrefix("rawcap convert: \(input): cannot write \(outputFolder.file("shot.dng").path): ") == true)
+        #expect(try outputFolder.contents().isEmpty)
+    }
+
     @Test func linearAndTIFFTargets() async throws {
         let folder = try TemporaryDirectory("convert-targets")
         let frame = try ConvertTestFiles.frame(width: 96, height: 64)
