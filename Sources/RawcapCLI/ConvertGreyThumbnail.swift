@@ -1,5 +1,5 @@
-import Foundation
 import DNG
+import Foundation
 import RawImage
 
 /// A grey IFD0 thumbnail drawn straight from the raw samples, for frames the colour renderer refuses (a CFA with

@@ -78,7 +78,8 @@ struct Converter {
                 do {
                     digest = try MessageDigest.hashFile(.sha256, at: path)
                 } catch {
-                    throw CommandFailure(SysExit.ioError, "\(path): the file was written but cannot be read back: \(error)")
+                    throw CommandFailure(
+                        SysExit.ioError, "\(path): the file was written but cannot be read back: \(error)")
                 }
                 let metadata = Self.metadata(of: linear)
                 let camera = [metadata.make, metadata.model].compactMap { $0 }.filter { !$0.isEmpty }

@@ -125,7 +125,9 @@ import Testing
             #expect(message.hasSuffix("\n") && message.dropLast().contains("\n") == false, "\(message)")
             #expect(try outputFolder.contents().isEmpty)
         }
-        let flippedMessage = try await ConvertTestFiles.rawcap(["convert", bitFlipped.path, "-o", outputFolder.url.path])
+        let flippedMessage = try await ConvertTestFiles.rawcap([
+            "convert", bitFlipped.path, "-o", outputFolder.url.path,
+        ])
         #expect(flippedMessage.errorOutput.contains("NewRawImageDigest"))
 
         // One bad file among good ones: the good ones convert, the status is the bad one's.
@@ -186,7 +188,9 @@ import Testing
         #expect(result.status == 74, "\(result.errorOutput)")
         let lines = result.errorOutput.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines.last?.hasPrefix("rawcap convert: \(input): cannot write \(outputFolder.file("shot.dng").path): ") == true)
+        #expect(
+            lines.last?.hasPrefix("rawcap convert: \(input): cannot write \(outputFolder.file("shot.dng").path): ")
+                == true)
         #expect(try outputFolder.contents().isEmpty)
     }
 

@@ -82,9 +82,14 @@ import Testing
         let result = try await ConvertTestFiles.rawcap(["inspect", path])
         #expect(result.status == 0, "\(result.errorOutput)")
         let lines = result.output.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("Camera:") && $0.contains("rawcap Test Body (profile \"rawcap Emulated Camera\")") }, "\(result.output)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("Camera:") && $0.contains("rawcap Test Body (profile \"rawcap Emulated Camera\")")
+            }, "\(result.output)")
         #expect(lines.contains { $0.hasPrefix("Exposure:") && $0.contains("1/250 s") && $0.contains("ISO 400") })
-        #expect(lines.contains { $0.hasPrefix("Image:") && $0.contains("160×120, 14-bit in 16-bit samples, CFA RGGB") }, "\(result.output)")
+        #expect(
+            lines.contains { $0.hasPrefix("Image:") && $0.contains("160×120, 14-bit in 16-bit samples, CFA RGGB") },
+            "\(result.output)")
         #expect(lines.contains("Digest:      NewRawImageDigest verified"))
         let red = String(format: "%.2f", (clipped["R"] ?? 0) * 100)
         #expect(lines.contains { $0.hasPrefix("  R │") && $0.hasSuffix("│ clipped \(red)%") }, "\(result.output)")

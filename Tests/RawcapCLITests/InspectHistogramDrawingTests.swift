@@ -1,5 +1,6 @@
-@testable import RawcapCLI
 import Testing
+
+@testable import RawcapCLI
 
 /// How `rawcap inspect` draws a histogram in the terminal.
 @Suite struct InspectHistogramDrawingTests {
