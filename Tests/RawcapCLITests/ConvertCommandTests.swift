@@ -245,6 +245,30 @@ import Testing
         }
     }
 
+    /// The DNG writer's and the reader's libtiff tag extenders are process-wide. Whichever is installed last runs
+    /// first, and libtiff keeps the first definition of a tag: the writer's fixed-count definitions once reached the
+    /// reader's files, and NewRawImageDigest then failed to load ("Failed to allocate memory for custom tag binary
+    /// object"), so a correct file looked damaged. Reader first, then writer, then reader again must still see it.
+    @Test func theReaderSeesTheDigestWhateverOrderTheExtendersWereInstalled() throws {
+        let folder = try TemporaryDirectory("convert-extenders")
+        let frame = try ConvertTestFiles.frame(width: 64, height: 48)
+        // The emulator's TIFF/EP writer does not use libtiff, so in a fresh process this installs the reader's
+        // extender first.
+        let tiffEP = folder.file("first.tif").path
+        try ConvertTestFiles.writeTIFFEP(frame, to: tiffEP)
+        _ = try RawDecoder.decode(contentsOf: tiffEP)
+        let first = folder.file("first.dng").path
+        try ConvertTestFiles.writeDNG(frame, to: first)
+        let second = folder.file("second.dng").path
+        try ConvertTestFiles.writeDNG(frame, to: second, compression: .lossless)
+        for path in [first, second] {
+            let decoded = try RawDecoder.decode(contentsOf: path)
+            #expect(decoded.info.rawImageDigest?.count == 16, "\(decoded.info.warnings)")
+            #expect(InputFileDigest.verified(decoded))
+            #expect(decoded.info.warnings.isEmpty)
+        }
+    }
+
     static func size(_ path: String) -> String {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let bytes = (attributes?[.size] as? NSNumber)?.intValue ?? 0
