@@ -36,7 +36,10 @@ extension RawcapCommand {
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    // A report holds strings and finite numbers only; a failure here is a bug worth its status.
+                    // A damaged file can carry a rational with a zero denominator; JSON has no infinity or NaN.
+                    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+                    // Strings, integers and (now) any double encode; a failure here is a bug worth its status.
                     guard let data = try? encoder.encode(report) else {
                         throw CommandFailure(SysExit.software, "\(file): the report cannot be encoded as JSON")
                     }
