@@ -73,7 +73,7 @@ struct Converter {
         while true {
             let path = name.path(suffix: suffix)
             do {
-                let byteCount = try write(linear, to: path)
+                let (byteCount, width, height) = try write(linear, to: path)
                 let digest: [UInt8]
                 do {
                     digest = try MessageDigest.hashFile(.sha256, at: path)
@@ -88,7 +88,7 @@ struct Converter {
                     byteCount: byteCount, sha256: MessageDigest.hex(digest),
                     camera: camera.isEmpty ? nil : camera.joined(separator: " "),
                     inputFormat: decoded.info.container.description, target: target,
-                    compression: compressionName, width: linear.size.width, height: linear.size.height)
+                    compression: compressionName, width: width, height: height)
             } catch let error as DNGError where error.code == .fileExists && suffix < ConvertOutputName.maxSuffix {
                 suffix += 1
             } catch let error as DNGError {
@@ -108,28 +108,29 @@ struct Converter {
         }
     }
 
-    /// Writes the file and returns its size. Errors: `DNGError` from the writers, `RawImageError` and
-    /// `JPEGError` from rendering (both mean the input's content is unusable: 65).
-    private func write(_ decoded: DecodedRaw, to path: String) throws -> Int {
+    /// Writes the file and returns its size in bytes and the stored image's pixel size (the raw image for a DNG,
+    /// the active area for a demosaiced one, the upright rendering for a TIFF). Errors: `DNGError` from the
+    /// writers, `RawImageError` and `JPEGError` from rendering (both mean the input's content is unusable: 65).
+    private func write(_ decoded: DecodedRaw, to path: String) throws -> (bytes: Int, width: Int, height: Int) {
         switch (target, decoded.image) {
         case (.dng(let compression), .cfa(let frame)):
-            return try DNGWriter.write(
+            let written = try DNGWriter.write(
                 frame, previews: try Self.previews(of: frame), options: DNGOptions(compression: compression),
-                to: path
-            ).byteCount
+                to: path)
+            return (written.byteCount, frame.width, frame.height)
         case (.dng(let compression), .linear(let image)), (.linearDNG(let compression), .linear(let image)):
-            return try DNGWriter.write(
+            let written = try DNGWriter.write(
                 image, previews: try DNGPreviews.render(from: image), options: DNGOptions(compression: compression),
-                to: path
-            ).byteCount
+                to: path)
+            return (written.byteCount, image.width, image.height)
         case (.linearDNG(let compression), .cfa(let frame)):
             // Fail on an existing name before the demosaic, which takes seconds on a large frame.
             try Self.checkFree(path)
             let image = try LinearImage(demosaicing: frame)
-            return try DNGWriter.write(
+            let written = try DNGWriter.write(
                 image, previews: try DNGPreviews.render(from: image), options: DNGOptions(compression: compression),
-                to: path
-            ).byteCount
+                to: path)
+            return (written.byteCount, image.width, image.height)
         case (.tiff(let options), _):
             try Self.checkFree(path)
             var metadata = Self.metadata(of: decoded)
@@ -140,7 +141,8 @@ struct Converter {
             }
             // The rendering applied the orientation, so the pixels are already upright.
             metadata.orientation = .normal
-            return try RGBTIFFWriter.write(rendered, metadata: metadata, options: options, to: path).byteCount
+            let written = try RGBTIFFWriter.write(rendered, metadata: metadata, options: options, to: path)
+            return (written.byteCount, rendered.width, rendered.height)
         }
     }
 

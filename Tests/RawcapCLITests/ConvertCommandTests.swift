@@ -215,6 +215,8 @@ import Testing
         #expect(tiffRecord["format"] as? String == "tiff")
         #expect(tiffRecord["output"] as? String == folder.file("frame.tif").path)
         #expect(tiffRecord["compression"] as? String == "deflate")
+        #expect(tiffRecord["width"] as? Int == frame.defaultCrop.width)
+        #expect(tiffRecord["height"] as? Int == frame.defaultCrop.height)
         let info = try Subprocess.run(try ExternalTool.require("tiffinfo"), [folder.file("frame.tif").path])
         #expect(info.output.contains("Bits/Sample: 16") && info.output.contains("Samples/Pixel: 3"))
         #expect(info.output.contains("Image Width: \(frame.defaultCrop.width)"))
