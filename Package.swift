@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
         .library(name: "RawImage", targets: ["RawImage"]),
         .library(name: "DNG", targets: ["DNG"]),
+        .library(name: "RawDecoders", targets: ["RawDecoders"]),
+        .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
         .library(name: "PTPRecord", targets: ["PTPRecord"]),
     ],
     dependencies: [
@@ -71,12 +73,18 @@ let package = Package(
             dependencies: ["PTP", "RawImage", "WireFormat", "DNG", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Camera settings by readable name (iso=400, shutter=1/125), snapshots, and the raw formats a camera delivers.
+        .target(
+            name: "CameraControl",
+            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // The command line.
         .target(
             name: "RawcapCLI",
             dependencies: [
                 "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "CameraEmulator",
-                "FakeUSB",
+                "FakeUSB", "CameraControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -129,6 +137,8 @@ let package = Package(
         .testTarget(
             name: "CameraEmulatorTests",
             dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport"]),
+        .testTarget(
+            name: "CameraControlTests", dependencies: ["CameraControl", "CameraEmulator", "PTP", "WireFormat"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
         .testTarget(
             name: "DNGTests",
