@@ -70,23 +70,20 @@ extension RawcapCommand {
             for file in files {
                 if interruption.isInterrupted {
                     StandardError.print("rawcap convert: interrupted before \(file)")
-                    throw Self.interrupted
+                    throw SysExit.interrupted
                 }
                 do {
                     let result = try converter.convert(file)
                     Self.emit(json ? ConvertRecord(result).jsonLine : Self.line(for: result))
                 } catch {
-                    StandardError.print("rawcap convert: \(error.message)")
+                    StandardError.print("rawcap convert: \(error.message.oneLine)")
                     if json { Self.emit(ConvertRecord(input: file, failure: error).jsonLine) }
                     worst = Self.worse(worst, error.status)
                 }
             }
-            if interruption.isInterrupted { throw Self.interrupted }
+            if interruption.isInterrupted { throw SysExit.interrupted }
             if let worst { throw worst }
         }
-
-        /// Exit status after Ctrl-C (128 + SIGINT, as shells report it).
-        static let interrupted = ExitCode(130)
 
         /// Writes one line to standard output at once, unbuffered, so a script reading a pipe sees each file as
         /// soon as it is written.

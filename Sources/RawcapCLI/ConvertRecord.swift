@@ -23,10 +23,16 @@ struct ConvertRecord: Codable, Sendable {
     var height: Int?
     /// The name the output would have had, when that file existed (and was kept).
     var existing: String?
-    /// Why the file failed.
-    var error: String?
-    /// The sysexits status of that failure.
-    var exitCode: Int32?
+    /// Why the file failed: the object every rawcap command prints for a failure with `--json`.
+    var error: ErrorBody?
+
+    /// `{"code":"badInput","command":"convert","exitStatus":65,"message":"…"}`, as ``CommandFailure/json(command:)``.
+    struct ErrorBody: Codable, Sendable {
+        var code: String
+        var command: String
+        var exitStatus: Int32
+        var message: String
+    }
 
     init(_ result: Converter.Result) {
         input = result.input
@@ -44,8 +50,9 @@ struct ConvertRecord: Codable, Sendable {
 
     init(input: String, failure: CommandFailure) {
         self.input = input
-        error = failure.message
-        exitCode = failure.status.rawValue
+        error = ErrorBody(
+            code: failure.code.rawValue, command: "convert", exitStatus: failure.status.rawValue,
+            message: failure.message.oneLine)
     }
 
     /// The record as one line of JSON.

@@ -28,6 +28,7 @@ extension RawcapCommand {
         var preview: String?
 
         func run() throws {
+            var reportPrinted = false
             do throws(CommandFailure) {
                 let input = try InputFile(path: file)
                 let decoded = try input.decode()
@@ -47,6 +48,7 @@ extension RawcapCommand {
                 } else {
                     print(report.text())
                 }
+                reportPrinted = true
                 if let preview {
                     let written = try PreviewExport.write(bytes: input.bytes, decoded: decoded, to: preview)
                     let line =
@@ -61,7 +63,9 @@ extension RawcapCommand {
                         "\(file): the raw data does not match the file's NewRawImageDigest; the file is damaged")
                 }
             } catch {
-                StandardError.print("rawcap inspect: \(error.message)")
+                StandardError.print("rawcap inspect: \(error.message.oneLine)")
+                // With --json, standard output holds exactly one JSON document: the report, or else the error object.
+                if json && !reportPrinted { print(error.json(command: "inspect")) }
                 throw error.status
             }
         }

@@ -153,7 +153,11 @@ import Testing
         #expect(refused.status == 73, "\(refused.errorOutput)")
         #expect(refused.errorOutput.hasPrefix("rawcap convert: \(input): cannot write /sys/shot.dng: "))
         let record = try #require(try ConvertTestFiles.jsonLines(refused.output).first)
-        #expect(record["exitCode"] as? Int == 73 && record["output"] == nil)
+        #expect(record["output"] == nil && record["input"] as? String == input)
+        let error = try #require(record["error"] as? [String: Any])
+        #expect(error["code"] as? String == "cannotCreate" && error["exitStatus"] as? Int == 73)
+        #expect(error["command"] as? String == "convert")
+        #expect((error["message"] as? String)?.hasPrefix("\(input): cannot write /sys/shot.dng: ") == true)
 
         if getuid() != 0 {
             let readOnly = folder.file("read-only")

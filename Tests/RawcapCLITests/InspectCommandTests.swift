@@ -145,7 +145,12 @@ import Testing
         let truncated = folder.file("truncated.dng")
         try bytes.prefix(100).write(to: truncated)
         let cut = try await ConvertTestFiles.rawcap(["inspect", truncated.path, "--json"])
-        #expect(cut.status == 65 && cut.output.isEmpty)
+        #expect(cut.status == 65)
+        // With --json, standard output is the error object every command prints for a failure.
+        let object = try JSONSerialization.jsonObject(with: Data(cut.output.utf8)) as? [String: Any]
+        let error = try #require(object?["error"] as? [String: Any])
+        #expect(error["code"] as? String == "badInput" && error["exitStatus"] as? Int == 65)
+        #expect(error["command"] as? String == "inspect")
         #expect(cut.errorOutput.split(separator: "\n").count == 1)
     }
 }
