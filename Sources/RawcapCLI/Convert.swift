@@ -68,10 +68,7 @@ extension RawcapCommand {
             defer { interruption.stop() }
             var worst: ExitCode?
             for file in files {
-                if interruption.isInterrupted {
-                    StandardError.print("rawcap convert: interrupted before \(file)")
-                    throw SysExit.interrupted
-                }
+                if interruption.isInterrupted { throw interrupted(before: file) }
                 do {
                     let result = try converter.convert(file)
                     Self.emit(json ? ConvertRecord(result).jsonLine : Self.line(for: result))
@@ -81,8 +78,19 @@ extension RawcapCommand {
                     worst = Self.worse(worst, error.status)
                 }
             }
-            if interruption.isInterrupted { throw SysExit.interrupted }
+            if interruption.isInterrupted { throw interrupted(before: nil) }
             if let worst { throw worst }
+        }
+
+        /// Reports Ctrl-C (one line; with `--json` also the error object, as the last line of the output) and
+        /// returns the status to throw.
+        func interrupted(before file: String?) -> ExitCode {
+            let failure = CommandFailure(
+                .interrupted,
+                "interrupted (Ctrl-C)" + (file.map { "; \($0) and the files after it were not converted" } ?? ""))
+            StandardError.print("rawcap convert: \(failure.message)")
+            if json { Self.emit(failure.json(command: "convert")) }
+            return failure.status
         }
 
         /// Writes one line to standard output at once, unbuffered, so a script reading a pipe sees each file as

@@ -237,10 +237,15 @@ import Testing
         // 300 demosaicing conversions take minutes; the interrupt comes after the first.
         let inputs = [String](repeating: input, count: 300)
         let result = try await ConvertTestFiles.rawcapInterruptedAfterFirstLine(
-            ["convert"] + inputs + ["-o", outputFolder.url.path, "--linear"])
+            ["convert"] + inputs + ["-o", outputFolder.url.path, "--linear", "--json"])
         #expect(result.status == 130, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("rawcap convert: interrupted"))
-        let written = result.output.split(separator: "\n")
+        var written = result.output.split(separator: "\n")
+        // The last line is the interruption's error object; the others are the files written.
+        let popped = written.popLast()
+        let last = try #require(popped)
+        #expect(last.contains(#""code":"interrupted""#) && last.contains(#""exitStatus":130"#), "\(last)")
+        #expect(written.allSatisfy { $0.contains(#""output":"#) })
         #expect(written.count >= 1 && written.count < 300)
         // Every file announced exists, complete; nothing else is in the folder, no temporary file either.
         let names = try outputFolder.contents()
