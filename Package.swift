@@ -151,7 +151,7 @@ let package = Package(
             name: "RawcapCLITests",
             dependencies: [
                 "RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport",
-                "TestSupport",
+                "CameraEmulator", "TestSupport",
             ]
         ),
     ]

@@ -13,7 +13,9 @@ let package = Package(
         .executableTarget(
             name: "RawcapBench",
             dependencies: [
-                .product(name: "LosslessJPEG", package: "rawcap")
+                .product(name: "LosslessJPEG", package: "rawcap"),
+                .product(name: "RawImage", package: "rawcap"),
+                .product(name: "DNG", package: "rawcap"),
             ]
         )
     ]
