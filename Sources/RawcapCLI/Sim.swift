@@ -12,6 +12,6 @@ extension RawcapCommand {
                 RAW+JPEG) on a memory card, and announces them with events. `--camera sim` on any camera command \
                 uses it in process.
                 """,
-            subcommands: [USB.self])
+            subcommands: [Serve.self, USB.self])
     }
 }

@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Reach.allCases, CameraModel.all)
+    @Test(arguments: Reach.everyReach, CameraModel.all)
     func everyPropertyGetsAndSets(reach: Reach, model: CameraModel) async throws {
         let link = try await reach.connect(try smallCamera(model: model))
         let session = PTPSession(transport: link.transport)

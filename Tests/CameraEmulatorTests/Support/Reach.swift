@@ -1,11 +1,26 @@
 import CameraEmulator
+import FakeUSB
+import Foundation
 import PTP
+import PTPIP
+import PTPUSB
 import RawImage
 
-/// The ways a test reaches the emulated camera in process: over USB framing or PTP/IP framing, in memory.
+/// The ways a test reaches the emulated camera: over USB framing or PTP/IP framing in memory, and through the
+/// real links, libusb on umockdev's fake bus and TCP on loopback.
 enum Reach: String, CaseIterable, Sendable, CustomStringConvertible {
     case usb
     case ptpip
+    /// libusb in this process (the umockdev preload is linked into the test binary) driving the camera on a fake
+    /// USB bus: the production `LibUSBPipe` under `PTPUSBTransport`.
+    case fakeUSB
+    /// `PTPIPConnector` over loopback TCP to a `PTPIPListener` serving the camera, as `rawcap sim serve` does.
+    case tcp
+
+    /// The in-memory reaches: quick, and what the fault tests' expectations are written for.
+    static var allCases: [Reach] { [.usb, .ptpip] }
+    /// Every reach, the real links included.
+    static let everyReach: [Reach] = [.usb, .ptpip, .fakeUSB, .tcp]
 
     var description: String { rawValue }
 
@@ -15,7 +30,121 @@ enum Reach: String, CaseIterable, Sendable, CustomStringConvertible {
             EmulatorLink.usb(camera, transportConfiguration: .init(recoveryTimeout: .milliseconds(500)))
         case .ptpip:
             try await EmulatorLink.ptpip(camera)
+        case .fakeUSB:
+            try await FakeUSBReach.open(camera)
+        case .tcp:
+            try await Self.tcp(camera)
         }
+    }
+
+    private static func tcp(_ camera: EmulatedCamera) async throws -> EmulatorLink {
+        let server = PTPIPServer(
+            responder: camera, configuration: .init(device: .init(friendlyName: camera.model.model)))
+        let listener = try PTPIPListener(address: .loopback(port: 0), server: server)
+        let running = Task { await listener.run() }
+        let transport: PTPIPTransport
+        do {
+            transport = try await PTPIPConnector.connect(
+                to: PTPIPAddress(host: "127.0.0.1", port: listener.localAddress.port))
+        } catch {
+            await listener.stop()
+            await running.value
+            throw error
+        }
+        return EmulatorLink(transport: transport, camera: camera) {
+            await transport.close()
+            await listener.stop()
+            await running.value
+        }
+    }
+}
+
+/// The camera on umockdev's fake bus, opened with libusb in this process. The testbed lives (and holds the
+/// one-testbed-per-process gate) until the link is closed.
+enum FakeUSBReach {
+    static func open(_ camera: EmulatedCamera) async throws -> EmulatorLink {
+        let closed = Latch()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<EmulatorLink, any Error>) in
+            Task {
+                do {
+                    try await FakeUSBTestbed.withTestbed { testbed in
+                        try testbed.requirePreload()
+                        let model = camera.model
+                        let device = try testbed.addCamera(
+                            .init(manufacturer: model.manufacturer, product: model.model, serialNumber: model.serialNumber),
+                            responder: camera)
+                        device.start()
+                        let context = try await LibUSBContext.make()
+                        let info = try USBCameraSelector.onlyCamera.select(from: try await context.cameras())
+                        let pipe = try await LibUSBPipe.open(info, in: context)
+                        let transport = PTPUSBTransport(
+                            pipe: pipe, configuration: .init(recoveryTimeout: .milliseconds(500)))
+                        continuation.resume(
+                            returning: EmulatorLink(transport: transport, camera: camera) { await closed.wait() })
+                        await closed.waitUntilRequested()
+                        await transport.close()
+                        await pipe.close()
+                    }
+                    await camera.connectionClosed()
+                    closed.finish()
+                } catch {
+                    // Before the link was handed out (no umockdev, no device): the caller gets the error.
+                    continuation.resume(throwing: error)
+                    closed.finish()
+                }
+            }
+        }
+    }
+}
+
+/// Close requested → the testbed goes → close returns.
+private final class Latch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requested = false
+    private var finished = false
+    private var requestWaiter: CheckedContinuation<Void, Never>?
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Asks the owner to tear down, and waits until it has.
+    func wait() async {
+        let waiter = lock.withLock {
+            requested = true
+            defer { requestWaiter = nil }
+            return requestWaiter
+        }
+        waiter?.resume()
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if finished {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                finishWaiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    func waitUntilRequested() async {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if requested {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                requestWaiter = continuation
+                lock.unlock()
+            }
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        finished = true
+        let waiters = finishWaiters
+        finishWaiters = []
+        lock.unlock()
+        for waiter in waiters { waiter.resume() }
     }
 }
 

@@ -1,0 +1,62 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// rawcap's own client against the emulated camera over every reach — in process (`--camera sim`), fake USB
+/// (`rawcap sim usb -- rawcap … --camera usb`) and PTP/IP (`rawcap sim serve`) — each session recorded with
+/// `--record` and then replayed strictly: the replay must accept exactly the requests rawcap sent and give the same
+/// report.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct RawcapClientReachTests {
+    enum Reach: String, CaseIterable, CustomStringConvertible {
+        case inProcess, fakeUSB, ptpip
+        var description: String { rawValue }
+    }
+
+    /// Runs `rawcap info --json --record FILE` over `reach`.
+    static func infoRecorded(_ reach: Reach, to recording: URL) async throws -> Subprocess.Result {
+        let rawcap = try RawcapBinary.path()
+        let info = ["info", "--json", "--record", recording.path]
+        switch reach {
+        case .inProcess:
+            return try await Subprocess.runDetached(rawcap, info + ["--camera", "sim", "--sim-sensor", "640x480"])
+        case .fakeUSB:
+            return try await Subprocess.runDetached(
+                rawcap, ["sim", "usb", "--sensor", "640x480", "--", rawcap] + info + ["--camera", "usb"])
+        case .ptpip:
+            let server = try await SimServeProcess.start(["--sensor", "640x480"])
+            let result = try await Subprocess.runDetached(
+                rawcap, info + ["--camera", "ptpip:127.0.0.1:\(server.port)"])
+            let stopped = await server.stop()
+            #expect(stopped.status == 0, "\(stopped.errorOutput)")
+            return result
+        }
+    }
+
+    @Test(arguments: Reach.allCases)
+    func infoRecordsAndReplaysStrictly(reach: Reach) async throws {
+        let folder = try TemporaryDirectory("reach")
+        let recording = folder.file("session.pcapng")
+        let live = try await Self.infoRecorded(reach, to: recording)
+        #expect(live.status == 0, "\(live.errorOutput)")
+        let report = try #require(try JSONSerialization.jsonObject(with: live.stdout) as? [String: Any])
+        let device = try #require(report["device"] as? [String: Any])
+        #expect(device["model"] as? String == "Emulated Camera")
+        #expect(device["manufacturer"] as? String == "rawcap")
+        let properties = try #require(report["properties"] as? [[String: Any]])
+        #expect(properties.count >= 10)
+        #expect(properties.allSatisfy { $0["error"] == nil }, "every property described")
+        let storages = try #require(report["storages"] as? [[String: Any]])
+        #expect(storages.count == 2)
+
+        let replay = try await Subprocess.runDetached(
+            try RawcapBinary.path(),
+            ["info", "--json", "--camera", "replay:\(recording.path)", "--replay-mode", "strict"])
+        #expect(replay.status == 0, "\(replay.errorOutput)")
+        var replayed = try #require(try JSONSerialization.jsonObject(with: replay.stdout) as? [String: Any])
+        var recorded = report
+        // Only where the camera is differs; what it said is the recording's, answer for answer.
+        replayed["camera"] = nil
+        recorded["camera"] = nil
+        #expect(NSDictionary(dictionary: replayed).isEqual(to: recorded), "\(replay.output)")
+    }
+}
