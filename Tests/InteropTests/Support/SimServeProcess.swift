@@ -34,6 +34,9 @@ final class SimServeProcess: @unchecked Sendable {
             (process, output, errorOutput, port, line, text)
     }
 
+    /// Longest life of a server: it is killed after this, whatever the test does.
+    static let watchdogSeconds = 150
+
     /// Starts the server with `arguments` after `sim serve --listen 127.0.0.1:0 --json` (without `--json` when
     /// `json` is false: the port is read from the text line); returns once it listens.
     static func start(_ arguments: [String] = [], json: Bool = true) async throws -> SimServeProcess {
@@ -60,6 +63,12 @@ final class SimServeProcess: @unchecked Sendable {
         guard let line, let port, port != 0 else {
             process.terminate()
             throw ServerDidNotStart(line: line ?? "", errorOutput: await drain.text())
+        }
+        // A safety net: a test that never stops its server (a hang, a crash of the test's task) must not leave it
+        // running, nor wait forever on its pipes.
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(watchdogSeconds))) { [weak process] in
+            if process?.isRunning == true { kill(pid, SIGKILL) }
         }
         return SimServeProcess(
             process: process, output: output, errorOutput: drain, port: port, line: object, text: line)
