@@ -130,7 +130,7 @@ let package = Package(
             name: "CameraEmulatorTests",
             dependencies: [
                 "CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport", "PTPIP", "PTPUSB",
-                "FakeUSB",
+                "FakeUSB", "PTPRecord",
             ],
             // The fake-USB reach runs libusb in the test process against umockdev's bus (see PTPUSBTests).
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]),
