@@ -59,4 +59,33 @@ import Testing
         recorded["camera"] = nil
         #expect(NSDictionary(dictionary: replayed).isEqual(to: recorded), "\(replay.output)")
     }
+
+    /// `rawcap sim serve --from replay:FILE`: a recording of the emulator served as a PTP/IP camera answers rawcap
+    /// (twice: each client starts from the top) and gphoto2 like the camera did.
+    @Test func aRecordingServedOverPTPIPAnswersLikeTheCamera() async throws {
+        let folder = try TemporaryDirectory("reach")
+        let recording = folder.file("session.pcapng")
+        let live = try await Self.infoRecorded(.inProcess, to: recording)
+        #expect(live.status == 0, "\(live.errorOutput)")
+        var recorded = try #require(try JSONSerialization.jsonObject(with: live.stdout) as? [String: Any])
+        recorded["camera"] = nil
+
+        let server = try await SimServeProcess.start(["--from", "replay:\(recording.path)"])
+        #expect(server.listeningLine["source"] as? String == "replay:\(recording.path)")
+        #expect(server.listeningLine["camera"] as? String == "Emulated Camera")
+        for client in 1...2 {
+            let replay = try await Subprocess.runDetached(
+                try RawcapBinary.path(), ["info", "--json", "--camera", "ptpip:127.0.0.1:\(server.port)"])
+            #expect(replay.status == 0, "client \(client): \(replay.errorOutput)")
+            var replayed = try #require(try JSONSerialization.jsonObject(with: replay.stdout) as? [String: Any])
+            replayed["camera"] = nil
+            #expect(NSDictionary(dictionary: replayed).isEqual(to: recorded), "client \(client): \(replay.output)")
+        }
+        let summary = try await GPhoto2.run(port: server.port, ["--summary"], in: folder.url)
+        let stopped = await server.stop()
+        #expect(summary.status == 0, "\(summary.output)\n\(summary.errorOutput)")
+        #expect(summary.output.contains("Model: Emulated Camera"), "\(summary.output)")
+        #expect(summary.output.contains("RAWCAP"), "\(summary.output)")
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+    }
 }
