@@ -1,4 +1,6 @@
 import Foundation
+import PTP
+import PTPIP
 import TestSupport
 import Testing
 
@@ -37,6 +39,34 @@ import Testing
         #expect(
             server.listeningText
                 == "rawcap sim serve: listening on 127.0.0.1:\(server.port) (PTP/IP, Emulated Camera, emulator)")
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+    }
+
+    /// SIGTERM while a client holds a session: the server closes the connections and exits 0; the client sees the
+    /// camera go.
+    @Test func stoppingWithAClientConnectedClosesItsConnections() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "96x64"])
+        let transport = try await PTPIPConnector.connect(to: PTPIPAddress(host: "127.0.0.1", port: server.port))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(5)))
+        try await session.openSession()
+        #expect(try await session.getStorageIDs().count == 2)
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        await #expect(throws: (any Error).self) { try await session.getStorageIDs() }
+        await transport.close()
+    }
+
+    /// A fault breaks one client's connection; the server goes on, and the next client is served.
+    @Test func aFaultEndsOneClientAndTheNextIsServed() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "96x64", "--fault", "stall=getstorageinfo"])
+        let rawcap = try RawcapBinary.path()
+        let first = try await Subprocess.runDetached(rawcap, ["info", "--camera", "ptpip:127.0.0.1:\(server.port)"])
+        #expect(first.status == 74, "\(first.errorOutput)")
+        #expect(first.errorOutput.hasPrefix("rawcap info: The camera disconnected"), "\(first.errorOutput)")
+        let second = try await Subprocess.runDetached(rawcap, ["info", "--camera", "ptpip:127.0.0.1:\(server.port)"])
+        #expect(second.status == 0, "\(second.errorOutput)")
+        #expect(second.output.contains("Model         Emulated Camera"), "\(second.output)")
         let stopped = await server.stop()
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
     }
