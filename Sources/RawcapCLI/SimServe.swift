@@ -62,7 +62,15 @@ extension RawcapCommand.Sim {
 
         func validate() throws {
             _ = try Self.parseListenAddress(listen)
-            if let source { _ = try Self.replayPath(source) }
+            if let source {
+                _ = try Self.replayPath(source)
+                let e = emulator
+                guard e.model == "generic", e.sensor == nil, e.faults.isEmpty, e.cardCapacity == nil, e.seed == 0,
+                    e.eventOrder == .standard
+                else {
+                    throw ValidationError("--from serves a recording as it is: the emulated camera's options do not apply.")
+                }
+            }
             if let record, record.isEmpty { throw ValidationError("--record needs a file name.") }
         }
 

@@ -88,4 +88,30 @@ import Testing
         #expect(summary.output.contains("RAWCAP"), "\(summary.output)")
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
     }
+
+    /// `rawcap sim serve --record FILE` records the server's side of every connection; rawcap replays it strictly.
+    @Test func theServersRecordingReplaysStrictly() async throws {
+        let folder = try TemporaryDirectory("reach")
+        let recording = folder.file("served.pcapng")
+        let server = try await SimServeProcess.start(["--sensor", "640x480", "--record", recording.path])
+        let live = try await Subprocess.runDetached(
+            try RawcapBinary.path(), ["info", "--json", "--camera", "ptpip:127.0.0.1:\(server.port)"])
+        let stopped = await server.stop()
+        #expect(live.status == 0, "\(live.errorOutput)")
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        var recorded = try #require(try JSONSerialization.jsonObject(with: live.stdout) as? [String: Any])
+        let replay = try await Subprocess.runDetached(
+            try RawcapBinary.path(),
+            ["info", "--json", "--camera", "replay:\(recording.path)", "--replay-mode", "strict"])
+        #expect(replay.status == 0, "\(replay.errorOutput)")
+        var replayed = try #require(try JSONSerialization.jsonObject(with: replay.stdout) as? [String: Any])
+        recorded["camera"] = nil
+        replayed["camera"] = nil
+        #expect(NSDictionary(dictionary: replayed).isEqual(to: recorded), "\(replay.output)")
+
+        let again = try await Subprocess.runDetached(
+            try RawcapBinary.path(), ["sim", "serve", "--listen", "127.0.0.1:0", "--record", recording.path])
+        #expect(again.status == 73, "an existing recording is never overwritten: \(again.errorOutput)")
+        #expect(again.errorOutput.hasPrefix("rawcap sim serve: cannot record"), "\(again.errorOutput)")
+    }
 }

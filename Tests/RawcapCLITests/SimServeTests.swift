@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: [
         ["sim", "serve", "--listen", "camera.local:15740"], ["sim", "serve", "--listen", "127.0.0.1:70000"],
         ["sim", "serve", "--listen", "[::1"], ["sim", "serve", "--from", "file.pcapng"],
-        ["sim", "serve", "--fault", "explode"], ["sim", "serve", "--sensor", "10x10"], ["sim", "serve", "--model", "nope"],
+        ["sim", "serve", "--fault", "explode"], ["sim", "serve", "--from", "replay:x.pcapng", "--fault", "card-full"], ["sim", "serve", "--sensor", "10x10"], ["sim", "serve", "--model", "nope"],
         ["sim", "usb"], ["sim", "usb", "--fault", "busy=x", "--", "true"],
     ])
     func badOptionsAreUsageErrors(arguments: [String]) {
