@@ -112,9 +112,13 @@ extension RawcapCommand.Sim {
                 throw CommandFailure(status, "cannot listen on \(address): \(error)")
             }
             let stop = StopSignal()
-            let signals = Self.watchSignals { stop.fire() }
+            let signals = Self.watchSignals { stop.fire(bySignal: true) }
             defer { for source in signals { source.cancel() } }
-            let serving = Task { await listener.run() }
+            let serving = Task {
+                await listener.run()
+                // Only stop() or a failing accept end run(): the latter must not leave a server that serves no one.
+                stop.fire(bySignal: false)
+            }
             // Unbuffered, so a script or test reading the pipe sees the line at once.
             FileHandle.standardOutput.write(Data((listeningLine(listener.localAddress, backend: backend) + "\n").utf8))
             await stop.wait()
@@ -125,6 +129,9 @@ extension RawcapCommand.Sim {
             let clients = await server.finishedClients
             logger.info(
                 "served \(clients.count) clients, \(clients.map(\.requests.count).reduce(0, +)) requests")
+            guard stop.bySignal else {
+                throw CommandFailure(SysExit.ioError, "accepting connections on \(listener.localAddress) failed")
+            }
         }
 
         /// What answers the clients: the emulated camera, or a recording.
@@ -256,10 +263,16 @@ extension RawcapCommand.Sim {
 private final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var fired = false
+    private var signalled = false
     private var waiter: CheckedContinuation<Void, Never>?
 
-    func fire() {
+    /// Whether a signal (rather than the listener ending) stopped the server.
+    var bySignal: Bool { lock.withLock { signalled } }
+
+    /// Stops the server; the first call decides ``bySignal``.
+    func fire(bySignal: Bool) {
         lock.lock()
+        if !fired { signalled = bySignal }
         fired = true
         let waiter = self.waiter
         self.waiter = nil

@@ -70,4 +70,23 @@ import Testing
         let stopped = await server.stop()
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
     }
+
+    /// Latency guard: 200 small transactions with data phases take well under the 8 s that Nagle's algorithm and
+    /// delayed ACKs (40 ms a transaction) would cost a server without TCP_NODELAY.
+    @Test func smallTransactionsAreAnsweredPromptly() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "96x64"])
+        let transport = try await PTPIPConnector.connect(to: PTPIPAddress(host: "127.0.0.1", port: server.port))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(5)))
+        try await session.openSession()
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure {
+            for _ in 0..<200 { _ = try await session.getDevicePropDesc(.exposureIndex) }
+        }
+        try await session.closeSession()
+        await transport.close()
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        #expect(elapsed < .seconds(3), "200 GetDevicePropDesc took \(elapsed)")
+        print("sim serve: 200 GetDevicePropDesc over loopback in \(elapsed)")
+    }
 }
