@@ -89,4 +89,30 @@ import Testing
         #expect(elapsed < .seconds(3), "200 GetDevicePropDesc took \(elapsed)")
         print("sim serve: 200 GetDevicePropDesc over loopback in \(elapsed)")
     }
+
+    /// Hostile clients: garbage, a packet claiming 4 GB, a bare Init Event Request, a connection that says nothing,
+    /// and an Init Command Request cut short. The server drops each, stays up, and serves the next real client.
+    @Test func hostileConnectionsDoNotHurtTheServer() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "96x64"])
+        let address = try #require(SocketAddress(numericHost: "127.0.0.1", port: server.port))
+        var garbage = SystemRandomNumberGenerator()
+        let payloads: [[UInt8]] = [
+            (0..<4096).map { _ in UInt8.random(in: 0...255, using: &garbage) },
+            [0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00, 0x00, 0x00],  // length 4 GB, Init Command Request
+            [0x0C, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00],  // Init Event Request for 7
+            [],
+            [0x22, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x02],  // Init Command Request, truncated
+        ]
+        for payload in payloads {
+            let connection = try await TCPByteStream.connect(to: address, timeout: .seconds(5))
+            try await connection.send(payload)
+            await connection.close()
+        }
+        let info = try await Subprocess.runDetached(
+            try RawcapBinary.path(), ["info", "--camera", "ptpip:127.0.0.1:\(server.port)"])
+        #expect(info.status == 0, "\(info.errorOutput)")
+        #expect(info.output.contains("Model         Emulated Camera"))
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+    }
 }
