@@ -112,8 +112,7 @@ extension RawcapCommand.Sim {
                 throw CommandFailure(status, "cannot listen on \(address): \(error)")
             }
             let stop = StopSignal()
-            let signals = Self.watchSignals { stop.fire(bySignal: true) }
-            defer { for source in signals { source.cancel() } }
+            Self.watchSignals { stop.fire(bySignal: true) }
             let serving = Task {
                 await listener.run()
                 // Only stop() or a failing accept end run(): the latter must not leave a server that serves no one.
@@ -246,17 +245,34 @@ extension RawcapCommand.Sim {
 
         // MARK: Signals
 
-        /// SIGINT and SIGTERM call `handler` instead of ending the process.
-        private static func watchSignals(_ handler: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-            [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler(handler: handler)
-                source.resume()
-                return source
+        /// SIGINT and SIGTERM call `handler` (on a thread of their own) instead of ending the process. The C handler
+        /// is in place when this returns, so a signal right after the listening line is never lost (a dispatch
+        /// source registers later, and SIG_IGN meanwhile would swallow it).
+        private static func watchSignals(_ handler: @escaping @Sendable () -> Void) {
+            // Made here, before the handlers exist: a lazy global must not first be touched in a signal handler.
+            _ = stopSemaphore
+            let waiter = Thread {
+                while sem_wait(stopSemaphore) != 0 {}  // EINTR: wait again
+                handler()
             }
+            waiter.name = "rawcap.sim.serve.signals"
+            waiter.start()
+            signal(SIGINT, postStopSemaphore)
+            signal(SIGTERM, postStopSemaphore)
         }
     }
+}
+
+/// Posted by the SIGINT and SIGTERM handler; made before any handler is installed.
+nonisolated(unsafe) private let stopSemaphore: UnsafeMutablePointer<sem_t> = {
+    let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+    sem_init(semaphore, 0, 0)
+    return semaphore
+}()
+
+/// The signal handler: `sem_post` is async-signal-safe.
+private func postStopSemaphore(_: Int32) {
+    sem_post(stopSemaphore)
 }
 
 /// A one-shot flag that a signal handler sets and the serving task waits for.

@@ -115,4 +115,20 @@ import Testing
         let stopped = await server.stop()
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
     }
+
+    /// Clients back to back, each leaving without CloseSession: the next one never finds the camera busy, and each
+    /// opens its session afresh.
+    @Test func clientsBackToBackAreNeverTurnedAway() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "96x64"])
+        for client in 0..<10 {
+            let transport = try await PTPIPConnector.connect(
+                to: PTPIPAddress(host: "127.0.0.1", port: server.port))
+            let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(5)))
+            try await session.openSession()
+            #expect(try await session.getStorageIDs().count == 2, "client \(client)")
+            await transport.close()
+        }
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+    }
 }
