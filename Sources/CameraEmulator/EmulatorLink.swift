@@ -41,7 +41,8 @@ public struct EmulatorLink: Sendable {
     ) async throws -> EmulatorLink {
         let pipe = InMemoryBulkPipe(maxPacketSize: maxPacketSize)
         let hostPipe = try await wrapHostPipe(pipe)
-        return usb(camera, pipe: pipe, hostPipe: hostPipe, logger: logger, transportConfiguration: transportConfiguration)
+        return usb(
+            camera, pipe: pipe, hostPipe: hostPipe, logger: logger, transportConfiguration: transportConfiguration)
     }
 
     /// A host transport and any other owner of the link (a fake USB bus, a TCP listener) that a test or a command

@@ -68,7 +68,8 @@ extension RawcapCommand.Sim {
                 guard e.model == "generic", e.sensor == nil, e.faults.isEmpty, e.cardCapacity == nil, e.seed == 0,
                     e.eventOrder == .standard
                 else {
-                    throw ValidationError("--from serves a recording as it is: the emulated camera's options do not apply.")
+                    throw ValidationError(
+                        "--from serves a recording as it is: the emulated camera's options do not apply.")
                 }
             }
             if let record, record.isEmpty { throw ValidationError("--record needs a file name.") }

@@ -19,7 +19,8 @@ import Testing
 
     @Test func theProgramsExitStatusIsPassedOn() async throws {
         let result = try await Subprocess.runDetached(
-            try RawcapBinary.path(), ["sim", "usb", "--sensor", "96x64", "--", "/bin/sh", "-c", "test -n \"$UMOCKDEV_DIR\" && exit 3"])
+            try RawcapBinary.path(),
+            ["sim", "usb", "--sensor", "96x64", "--", "/bin/sh", "-c", "test -n \"$UMOCKDEV_DIR\" && exit 3"])
         #expect(result.status == 3, "the program ran under the fake bus: \(result.errorOutput)")
     }
 

@@ -20,7 +20,8 @@ import Testing
     @Test(arguments: [
         ["sim", "serve", "--listen", "camera.local:15740"], ["sim", "serve", "--listen", "127.0.0.1:70000"],
         ["sim", "serve", "--listen", "[::1"], ["sim", "serve", "--from", "file.pcapng"],
-        ["sim", "serve", "--fault", "explode"], ["sim", "serve", "--from", "replay:x.pcapng", "--fault", "card-full"], ["sim", "serve", "--sensor", "10x10"], ["sim", "serve", "--model", "nope"],
+        ["sim", "serve", "--fault", "explode"], ["sim", "serve", "--from", "replay:x.pcapng", "--fault", "card-full"],
+        ["sim", "serve", "--sensor", "10x10"], ["sim", "serve", "--model", "nope"],
         ["sim", "usb"], ["sim", "usb", "--fault", "busy=x", "--", "true"],
     ])
     func badOptionsAreUsageErrors(arguments: [String]) {
@@ -35,7 +36,8 @@ import Testing
     @Test func goodOptionsParse() throws {
         let serve = try #require(
             try RawcapCommand.parseAsRoot([
-                "sim", "serve", "--listen", "127.0.0.1:0", "--fault", "busy=2,slow=5MB/s", "--json", "--sensor", "96x64",
+                "sim", "serve", "--listen", "127.0.0.1:0", "--fault", "busy=2,slow=5MB/s", "--json", "--sensor",
+                "96x64",
             ]) as? RawcapCommand.Sim.Serve)
         #expect(serve.json && serve.listen == "127.0.0.1:0" && serve.emulator.faults == ["busy=2,slow=5MB/s"])
         let usb = try #require(

@@ -64,7 +64,8 @@ enum Reach: String, CaseIterable, Sendable, CustomStringConvertible {
                     try await RecordingByteStream.start(
                         wrapping: stream, recorder: recorder,
                         client: TCPEndpoint(address: stream.localAddress.addressBytes, port: stream.localAddress.port),
-                        server: TCPEndpoint(address: stream.remoteAddress.addressBytes, port: stream.remoteAddress.port),
+                        server: TCPEndpoint(
+                            address: stream.remoteAddress.addressBytes, port: stream.remoteAddress.port),
                         side: .client)
                 }
             }
@@ -92,7 +93,8 @@ enum FakeUSBReach {
         _ camera: EmulatedCamera, recorder: PcapngRecorder? = nil, interruptPacketSize: Int = 8
     ) async throws -> EmulatorLink {
         let closed = Latch()
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<EmulatorLink, any Error>) in
+        return try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<EmulatorLink, any Error>) in
             Task {
                 do {
                     try await FakeUSBTestbed.withTestbed { testbed in
@@ -100,7 +102,8 @@ enum FakeUSBReach {
                         let model = camera.model
                         let device = try testbed.addCamera(
                             .init(
-                                manufacturer: model.manufacturer, product: model.model, serialNumber: model.serialNumber,
+                                manufacturer: model.manufacturer, product: model.model,
+                                serialNumber: model.serialNumber,
                                 interruptMaxPacketSize: interruptPacketSize),
                             responder: camera)
                         device.start()
