@@ -131,4 +131,30 @@ import Testing
         let stopped = await server.stop()
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
     }
+
+    /// InitiateCapture is answered at once, before the shot has developed (the card is still empty right after),
+    /// other requests are answered meanwhile, and the shot is announced by events.
+    @Test func initiateCaptureIsAnsweredBeforeTheShotDevelops() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "3000x2000"])
+        let transport = try await PTPIPConnector.connect(to: PTPIPAddress(host: "127.0.0.1", port: server.port))
+        let session = PTPSession(transport: transport, configuration: .init(timeout: .seconds(2)))
+        try await session.openSession()
+        let clock = ContinuousClock()
+        let answer = try await clock.measure { try await session.initiateCapture() }
+        #expect(answer < .seconds(1), "InitiateCapture took \(answer)")
+        #expect(try await session.getNumObjects(format: .tiffEP) == 0, "answered before the shot was stored")
+        var announced: [EventCode] = []
+        let deadline = clock.now + .seconds(90)
+        while clock.now < deadline, !announced.contains(.captureComplete) {
+            // Every answer meanwhile is prompt too (the session's timeout is 2 s).
+            _ = try await session.getStorageIDs()
+            if let event = try await session.nextEvent(timeout: .milliseconds(200)) { announced.append(event.code) }
+        }
+        #expect(announced == [.objectAdded, .captureComplete])
+        #expect(try await session.getNumObjects(format: .tiffEP) == 1)
+        await transport.close()
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        print("sim serve: InitiateCapture answered in \(answer) for a 3000×2000 shot")
+    }
 }
