@@ -7,7 +7,8 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3))) struct GPhoto2SimUSBTests {
     /// Runs `rawcap sim usb OPTIONS -- COMMAND…` in `folder`, with HOME there (gphoto2 keeps settings in ~/.gphoto).
     static func simUSB(_ options: [String], _ command: [String], in folder: URL) async throws -> Subprocess.Result {
-        try await Subprocess.runDetached(
+        try Umockdev.require()
+        return try await Subprocess.runDetached(
             try RawcapBinary.path(), ["sim", "usb"] + options + ["--"] + command, environment: ["HOME": folder.path],
             currentDirectory: folder)
     }

@@ -20,6 +20,7 @@ import Testing
         case .inProcess:
             return try await Subprocess.runDetached(rawcap, info + ["--camera", "sim", "--sim-sensor", "640x480"])
         case .fakeUSB:
+            try Umockdev.require()
             return try await Subprocess.runDetached(
                 rawcap, ["sim", "usb", "--sensor", "640x480", "--", rawcap] + info + ["--camera", "usb"])
         case .ptpip:

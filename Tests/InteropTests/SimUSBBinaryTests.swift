@@ -18,6 +18,7 @@ import Testing
     }
 
     @Test func theProgramsExitStatusIsPassedOn() async throws {
+        try Umockdev.require()
         let result = try await Subprocess.runDetached(
             try RawcapBinary.path(),
             ["sim", "usb", "--sensor", "96x64", "--", "/bin/sh", "-c", "test -n \"$UMOCKDEV_DIR\" && exit 3"])
@@ -25,6 +26,7 @@ import Testing
     }
 
     @Test func aProgramThatDoesNotExistExits69() async throws {
+        try Umockdev.require()
         let result = try await Subprocess.runDetached(
             try RawcapBinary.path(), ["sim", "usb", "--", "rawcap-no-such-program"])
         #expect(result.status == 69)
@@ -34,6 +36,7 @@ import Testing
     /// Ctrl-C on `rawcap sim usb` reaches the program; rawcap ends with its status, 130 for a program SIGINT
     /// ended.
     @Test func sigintIsPassedOnToTheProgram() async throws {
+        try Umockdev.require()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try RawcapBinary.path())
         process.arguments = ["sim", "usb", "--sensor", "96x64", "--", "/bin/sh", "-c", "echo started; exec sleep 60"]

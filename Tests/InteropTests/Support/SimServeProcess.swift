@@ -14,6 +14,14 @@ enum RawcapBinary {
     }
 }
 
+/// umockdev, which `rawcap sim usb` loads: like any interop tool, missing it cancels the test on a developer's
+/// machine and fails it under `CI=true` (`make deps` installs it).
+enum Umockdev {
+    static func require(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        _ = try ExternalTool.require("umockdev-run", sourceLocation: sourceLocation)
+    }
+}
+
 /// `rawcap sim serve --listen 127.0.0.1:0 --json …` running in a process of its own (gphoto2 gives up after 2.5 s,
 /// so the camera must not share the test process's two pool threads with CPU-bound tests), stopped with SIGTERM.
 final class SimServeProcess: @unchecked Sendable {
