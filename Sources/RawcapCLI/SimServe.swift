@@ -120,7 +120,9 @@ extension RawcapCommand.Sim {
                 stop.fire(bySignal: false)
             }
             // Unbuffered, so a script or test reading the pipe sees the line at once.
-            FileHandle.standardOutput.write(Data((listeningLine(listener.localAddress, backend: backend) + "\n").utf8))
+            // The throwing form: a closed standard output must not trap (the line is for whoever reads it).
+            try? FileHandle.standardOutput.write(
+                contentsOf: Data((listeningLine(listener.localAddress, backend: backend) + "\n").utf8))
             await stop.wait()
             logger.info("stopping")
             await listener.stop()
