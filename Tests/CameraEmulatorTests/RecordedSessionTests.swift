@@ -17,7 +17,7 @@ import Testing
         var files: [(String, [UInt8])] = []
         for quality in [UInt8(4), 5, 2] {
             try await session.setDevicePropValue(.compressionSetting, .uint8(quality))
-            for handle in try await shoot(session) {
+            for handle in try await shoot(session, timeout: .seconds(60)) {
                 let info = try await session.getObjectInfo(handle)
                 files.append((info.filename, try await download(session, handle)))
             }
@@ -33,7 +33,7 @@ import Testing
         let recorder = try PcapngRecorder(
             path: path, configuration: .init(rawcapVersion: "tests", cameraModel: "Emulated Camera"))
         let link = try await reach.connect(try smallCamera(width: 160, height: 120), recorder: recorder)
-        let live = try await Self.exercise(PTPSession(transport: link.transport))
+        let live = try await Self.exercise(Reach.session(link))
         await link.close()
         await recorder.close()
         #expect(live.map(\.0) == ["RCAP0001.TIF", "RCAP0002.TIF", "RCAP0002.JPG", "RCAP0003.JPG"])
@@ -41,7 +41,8 @@ import Testing
         let conversation = try PTPConversation.load(path: path)
         let replay = ReplayCamera(conversation: conversation, mode: .strict)
         let transport = replay.transport()
-        let replayed = try await Self.exercise(PTPSession(transport: transport))
+        let replayed = try await Self.exercise(
+            PTPSession(transport: transport, configuration: .init(timeout: .seconds(30))))
         await transport.close()
         await replay.stop()
         #expect(await replay.responder.mismatch == nil)
@@ -62,9 +63,9 @@ import Testing
         let recorder = try PcapngRecorder(path: path, configuration: .init(rawcapVersion: "tests"))
         let link = try await FakeUSBReach.open(
             try smallCamera(width: 160, height: 120), recorder: recorder, interruptPacketSize: 8)
-        let session = PTPSession(transport: link.transport)
+        let session = Reach.session(link)
         try await session.openSession()
-        #expect(try await shoot(session).count == 1, "the live session stitches the events")
+        #expect(try await shoot(session, timeout: .seconds(60)).count == 1, "the live session stitches the events")
         await link.close()
         await recorder.close()
         withKnownIssue("PTPRecord: events split over interrupt transfers") {

@@ -18,12 +18,17 @@ enum Reach: String, CaseIterable, Sendable, CustomStringConvertible {
     /// `PTPIPConnector` over loopback TCP to a `PTPIPListener` serving the camera, as `rawcap sim serve` does.
     case tcp
 
-    /// The in-memory reaches: quick, and what the fault tests' expectations are written for.
+    /// The in-memory reaches: quick, and what the fault tests' expectations are written for. The real links serve
+    /// the camera from this process, so only serialized suites use them (RecordedSessionTests).
     static var allCases: [Reach] { [.usb, .ptpip] }
-    /// Every reach, the real links included.
-    static let everyReach: [Reach] = [.usb, .ptpip, .fakeUSB, .tcp]
 
     var description: String { rawValue }
+
+    /// A session on `link` whose answers may take 30 s: the fake-USB and TCP reaches serve the camera from this
+    /// process, whose two pool threads CPU-bound tests elsewhere can hold for seconds.
+    static func session(_ link: EmulatorLink) -> PTPSession {
+        PTPSession(transport: link.transport, configuration: .init(timeout: .seconds(30)))
+    }
 
     /// The reaches whose traffic a ``PcapngRecorder`` can record, at the seam `--record` uses.
     static let recordable: [Reach] = [.usb, .fakeUSB, .tcp]
@@ -58,7 +63,8 @@ enum Reach: String, CaseIterable, Sendable, CustomStringConvertible {
         let running = Task { await listener.run() }
         let transport: PTPIPTransport
         do {
-            var options = PTPIPConnector.Options()
+            // Generous: the server runs in this process, whose pool CPU-bound tests elsewhere can hold.
+            var options = PTPIPConnector.Options(connectTimeout: .seconds(30), handshakeTimeout: .seconds(30))
             if let recorder {
                 options.wrapStream = { stream, _ in
                     try await RecordingByteStream.start(
