@@ -136,7 +136,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CameraEmulatorTests",
-            dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport"]),
+            dependencies: [
+                "CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport", "PTPIP", "PTPUSB",
+                "FakeUSB", "PTPRecord",
+            ],
+            // The fake-USB reach runs libusb in the test process against umockdev's bus (see PTPUSBTests).
+            linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]),
         .testTarget(
             name: "CameraControlTests", dependencies: ["CameraControl", "CameraEmulator", "PTP", "WireFormat"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
@@ -153,6 +158,12 @@ let package = Package(
                 "RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport",
                 "CameraEmulator", "TestSupport",
             ]
+        ),
+        // Independent clients against the emulated camera: gphoto2 over PTP/IP (`rawcap sim serve`) and over fake
+        // USB (`rawcap sim usb`), and rawcap's own client over every reach, each in processes of their own.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport"]
         ),
     ]
 )
