@@ -127,7 +127,17 @@ import Testing
         let script = """
             import signal, subprocess, sys, time
             child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            time.sleep(1.5)
+            # Wait until rawcap has taken SIGINT over (Interruption ignores it and watches it with a dispatch source:
+            # bit 1 of SigIgn, or of SigCgt for a handler), however slowly a loaded machine starts it, then a little
+            # longer so the session is under way.
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                with open(f"/proc/{child.pid}/status") as status:
+                    masks = [int(l.split()[1], 16) for l in status if l.startswith(("SigIgn:", "SigCgt:"))]
+                if any(mask & 2 for mask in masks):
+                    break
+                time.sleep(0.02)
+            time.sleep(0.5)
             child.send_signal(signal.SIGINT)
             out, err = child.communicate(timeout=60)
             sys.stdout.write(str(child.returncode) + "\\n" + out.decode())
