@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "RawImage", targets: ["RawImage"]),
         .library(name: "DNG", targets: ["DNG"]),
         .library(name: "PTPRecord", targets: ["PTPRecord"]),
+        .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -71,12 +73,18 @@ let package = Package(
             dependencies: ["PTP", "RawImage", "WireFormat", "DNG", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Shoot plans, format negotiation, capture drivers, the download/encode pipeline, the journal and pull.
+        .target(
+            name: "Capture",
+            dependencies: ["PTP", "RawImage", "RawDecoders", "DNG", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // The command line.
         .target(
             name: "RawcapCLI",
             dependencies: [
                 "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "CameraEmulator",
-                "FakeUSB",
+                "FakeUSB", "Capture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -137,6 +145,13 @@ let package = Package(
             ],
             // Python helpers the interop tests run with the venv's interpreter (rawpy, tifffile).
             exclude: ["Scripts"]),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: [
+                "Capture", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "RawcapCLITests",
             dependencies: [

@@ -6,7 +6,7 @@ public struct RawcapCommand: AsyncParsableCommand {
         commandName: "rawcap",
         abstract: "Capture RAW frames from PTP cameras and write them as DNG.",
         version: RawcapVersion.current,
-        subcommands: [Info.self, Sim.self]
+        subcommands: [Info.self, Sim.self, Shoot.self, Pull.self, Ls.self]
     )
 
     public init() {}

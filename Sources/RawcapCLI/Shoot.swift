@@ -1,0 +1,120 @@
+import ArgumentParser
+import Capture
+import DNG
+import Foundation
+import PTP
+
+extension RawcapCommand {
+    /// `rawcap shoot`: capture frames and save them as DNG (or TIFF, or the camera's JPEG).
+    struct Shoot: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Capture frames and save them as DNG files (RAW+JPEG, brackets, intervals).",
+            discussion: """
+                Each shot is triggered on the camera, downloaded and written to the output folder through a \
+                temporary file (fsync, then renamed; never overwriting: a suffix is added). The journal \
+                rawcap-journal.jsonl in the folder records every shot requested, object announced and file \
+                written; `rawcap pull --resume` fetches what an interrupted run left on the camera. Nothing is \
+                deleted from the camera. Camera settings changed for the run are restored afterwards, also after \
+                an error or Ctrl-C.
+                Name placeholders: {date} {time} {seq} {n} {camera} {serial} {bracket}.
+                Exit status: 0; 64 bad options or a format the camera cannot give; 69 no camera; 73 the output \
+                folder cannot be written or the camera's card is full; 74 disconnect, timeout or full disk; 75 \
+                camera busy; 76 protocol error or an object that does not decode; 130 interrupted.
+                """)
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Option(help: "auto, bayer12, bayer14, bayer16, linear, jpeg or tiff.")
+        var format: OutputFormat = .auto
+
+        @Option(help: "Frames to shoot (brackets, with --bracket).")
+        var count = 1
+
+        @Option(help: ArgumentHelp("Time between frame starts: 500ms, 5s, 2m, 1h.", valueName: "duration"))
+        var interval: String?
+
+        @Option(help: ArgumentHelp("Exposure steps in EV, such as -2,0,+2.", valueName: "steps"))
+        var bracket: String?
+
+        @Flag(help: "Shoot RAW+JPEG and save the camera's JPEG beside the raw file, with the same name.")
+        var keepJPEG = false
+
+        @Option(name: [.short, .long], help: ArgumentHelp("The output folder.", valueName: "dir"))
+        var output = "captures"
+
+        @Option(help: ArgumentHelp("File name template (default \(FileNamer.defaultTemplate)).", valueName: "template"))
+        var name: String?
+
+        @Option(help: "DNG compression: none or lossless.")
+        var compression: CompressionChoice = .none
+
+        @Option(help: ArgumentHelp("Seconds a shot may take before rawcap gives up on it.", valueName: "seconds"))
+        var shotTimeout: Double = 30
+
+        @Flag(help: "Print one JSON object per saved file on standard output.")
+        var json = false
+
+        func validate() throws {
+            guard count >= 1, count <= 1_000_000 else { throw ValidationError("--count must be 1 or more.") }
+            guard shotTimeout > 0, shotTimeout <= 86400 else { throw ValidationError("--shot-timeout must be positive.") }
+            do {
+                _ = try makePlan()
+            } catch let error as CaptureError {
+                throw ValidationError(error.detail)
+            }
+        }
+
+        func makePlan() throws -> ShootPlan {
+            ShootPlan(
+                format: format, count: count, interval: try interval.map(ShootPlan.parseDuration),
+                bracket: try bracket.map(ShootPlan.parseBracket) ?? [], keepJPEG: keepJPEG,
+                compression: compression.dngCompression,
+                namer: try FileNamer(template: name ?? FileNamer.defaultTemplate),
+                timing: CaptureTiming(shotTimeout: .milliseconds(Int64(shotTimeout * 1000))))
+        }
+
+        func run() async throws {
+            let signals = ShootSignals()
+            let progress = ShootProgress(json: json)
+            defer { progress.finish() }
+            do {
+                let plan = try makePlan()
+                let store = try OutputStore(folder: output)
+                let journal = try Journal(folder: store.folder)
+                let camera = try await CameraConnector.connect(connection)
+                let summary: CaptureRunner.Summary
+                do {
+                    try await camera.session.openSession()
+                    let runner = CaptureRunner(
+                        session: camera.session, plan: plan, store: store, journal: journal,
+                        logger: connection.logger, stop: signals.stop, observer: progress.handle)
+                    summary = try await runner.run()
+                } catch {
+                    try? await camera.session.closeSession()
+                    await camera.close()
+                    throw error
+                }
+                try? await camera.session.closeSession()
+                await camera.close()
+                progress.finish()
+                StandardError.print(
+                    "rawcap shoot: \(summary.files.count) file\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
+                        + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
+            } catch {
+                progress.finish()
+                throw ShootFailure.report(error, command: "shoot")
+            }
+        }
+    }
+}
+
+/// `--format auto|bayer12|…`.
+extension OutputFormat: ExpressibleByArgument {}
+
+/// `--compression none|lossless`.
+enum CompressionChoice: String, ExpressibleByArgument, CaseIterable {
+    case none
+    case lossless
+
+    var dngCompression: DNGOptions.Compression { self == .lossless ? .lossless : .none }
+}
