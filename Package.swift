@@ -73,10 +73,17 @@ let package = Package(
             dependencies: ["PTP", "RawImage", "WireFormat", "DNG", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Camera settings by readable name (iso=400, shutter=1/125), snapshots, and the raw formats a camera delivers.
+        .target(
+            name: "CameraControl",
+            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+        ),
         // Shoot plans, format negotiation, capture drivers, the download/encode pipeline, the journal and pull.
         .target(
             name: "Capture",
-            dependencies: ["PTP", "RawImage", "RawDecoders", "DNG", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "PTP", "RawImage", "RawDecoders", "DNG", "CameraControl", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The command line.
@@ -84,7 +91,7 @@ let package = Package(
             name: "RawcapCLI",
             dependencies: [
                 "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "CameraEmulator",
-                "FakeUSB", "Capture",
+                "FakeUSB", "CameraControl", "Capture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -137,6 +144,8 @@ let package = Package(
         .testTarget(
             name: "CameraEmulatorTests",
             dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport"]),
+        .testTarget(
+            name: "CameraControlTests", dependencies: ["CameraControl", "CameraEmulator", "PTP", "WireFormat"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
         .testTarget(
             name: "DNGTests",
