@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "CaptureTests",
             dependencies: [
-                "Capture", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "TestSupport",
+                "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

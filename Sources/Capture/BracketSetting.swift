@@ -1,3 +1,4 @@
+import CameraControl
 import Foundation
 import PTP
 
@@ -18,12 +19,12 @@ public struct BracketSetting: Hashable, Sendable {
     ///
     /// - Throws: ``CaptureError/Code-swift.struct/invalidPlan`` when the camera has neither property settable.
     public static func plan(
-        _ steps: [Double], deviceInfo: DeviceInfo, settings: CameraSettings
+        _ steps: [Double], control: CameraControl.CameraSettings
     ) async throws -> [BracketSetting] {
         guard !steps.isEmpty else { return [] }
-        let supported = deviceInfo.devicePropertiesSupported
+        let supported = control.deviceInfo.devicePropertiesSupported
         if supported.contains(.exposureBiasCompensation) {
-            let description = try await settings.description(of: .exposureBiasCompensation)
+            let description = try await control.descriptor(control.definition(for: .exposureBiasCompensation))
             if description.isSettable {
                 let allowed = Self.allowed(description)
                 return steps.map { ev in
@@ -36,7 +37,7 @@ public struct BracketSetting: Hashable, Sendable {
             }
         }
         if supported.contains(.exposureTime) {
-            let description = try await settings.description(of: .exposureTime)
+            let description = try await control.descriptor(control.definition(for: .exposureTime))
             if description.isSettable, let base = description.currentValue.integerValue, base > 0 {
                 let allowed = Self.allowed(description).filter { $0 > 0 }
                 return steps.map { ev in

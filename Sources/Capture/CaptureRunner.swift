@@ -1,3 +1,4 @@
+import CameraControl
 import DNG
 import Foundation
 import Logging
@@ -72,43 +73,67 @@ public struct CaptureRunner: Sendable {
         journal.camera = camera
         journal.serial = serial
         let profile = CameraProfile.select(for: deviceInfo)
-        let settings = CameraSettings(session: session, logger: logger)
-        var summary = Summary(files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [], overruns: [], interrupted: false)
+        let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
+        var summary = Summary(
+            files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],
+            overruns: [], interrupted: false)
+        var restoreFailure: String?
         do {
-            try await shoot(
-                deviceInfo: deviceInfo, profile: profile, settings: settings, camera: camera, serial: serial,
-                summary: &summary)
+            let rawCatalog = try await RawFormatCatalog.load(control)
+            let format = try ResolvedFormat.choose(plan.format, from: rawCatalog)
+            summary.format = format
+            let qualities = try await FormatCatalog.read(profile: profile, control: control)
+            let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
+            let brackets = try await BracketSetting.plan(plan.bracket, control: control)
+            // Everything the run may change is saved first, and put back however the run ends.
+            var touched: [DevicePropertyCode] = brackets.map(\.property)
+            if quality != nil, let code = profile.qualityProperty { touched.append(code) }
+            if format.rawBitDepth != nil, let code = profile.rawBitDepthProperty { touched.append(code) }
+            var unique: [DevicePropertyCode] = []
+            for code in touched where !unique.contains(code) { unique.append(code) }
+            let snapshot = try await control.snapshot(unique.map { control.definition(for: $0) })
+            do {
+                try await shoot(
+                    deviceInfo: deviceInfo, profile: profile, control: control, format: format, quality: quality,
+                    brackets: brackets, camera: camera, serial: serial, summary: &summary)
+            } catch {
+                do {
+                    try await control.restore(snapshot)
+                } catch let restoreError {
+                    logger.warning("after \(error): \(restoreError)")
+                    restoreFailure = "\(restoreError)"
+                }
+                throw error
+            }
+            try await control.restore(snapshot)
         } catch {
-            let failures = await settings.restore()
             var entry = JournalEntry(JournalEntry.Event.runFailed)
-            entry.code = (error as? CaptureError)?.code.rawValue ?? String(describing: type(of: error))
-            entry.detail = "\(error)" + (failures.isEmpty ? "" : "; settings not restored: \(failures.joined(separator: "; "))")
+            entry.code =
+                (error as? CaptureError)?.code.rawValue ?? (error as? CameraControlError)?.code.rawValue
+                ?? String(describing: type(of: error))
+            entry.detail = "\(error)" + (restoreFailure.map { "; \($0)" } ?? "")
             journal.recordQuietly(entry)
             throw error
         }
-        let failures = await settings.restore()
-        for failure in failures { observer(.warning("could not restore a camera setting: \(failure)")) }
         var entry = JournalEntry(JournalEntry.Event.runFinished)
         entry.detail = summary.interrupted ? "interrupted" : "complete"
         entry.size = UInt64(summary.files.count)
         journal.recordQuietly(entry)
         if summary.interrupted {
-            throw CaptureError(.interrupted, "stopped after \(summary.started.count) of \(plan.frameCount) frames; \(summary.files.count) files saved")
+            throw CaptureError(
+                .interrupted,
+                "stopped after \(summary.started.count) of \(plan.frameCount) frames; \(summary.files.count) files saved")
         }
         return summary
     }
 
     private func shoot(
-        deviceInfo: DeviceInfo, profile: CameraProfile, settings: CameraSettings, camera: String, serial: String,
-        summary: inout Summary
+        deviceInfo: DeviceInfo, profile: CameraProfile, control: CameraControl.CameraSettings, format: ResolvedFormat,
+        quality: ShotQuality?, brackets: [BracketSetting], camera: String, serial: String, summary: inout Summary
     ) async throws {
-        let catalog = try await FormatCatalog.read(deviceInfo: deviceInfo, profile: profile, settings: settings)
-        let format = try catalog.resolve(plan.format)
-        summary.format = format
-        let quality = try catalog.quality(for: format, keepJPEG: plan.keepJPEG)
-        let brackets = try await BracketSetting.plan(plan.bracket, deviceInfo: deviceInfo, settings: settings)
         let history = Journal.read(folder: store.folder)
-        let firstSequence = 1 + history.filter { $0.event == JournalEntry.Event.shotRequested && $0.run != journal.runID }.count
+        let firstSequence =
+            1 + history.filter { $0.event == JournalEntry.Event.shotRequested && $0.run != journal.runID }.count
 
         var start = JournalEntry(JournalEntry.Event.runStarted)
         start.format = format.description
@@ -118,18 +143,19 @@ public struct CaptureRunner: Sendable {
             + (plan.bracket.isEmpty ? "" : ", bracket \(plan.bracket.map { FileNamer.bracketLabel($0) }.joined(separator: " "))")
             + (quality.map { ", quality \($0)" } ?? "") + ", driver \(profile.driver.name), profile \(profile.name)"
         try journal.record(start)
-        logger.info("\(start.detail ?? "")")
+        logger.debug("\(start.detail ?? "")")
         observer(.started(frames: plan.frameCount, format: format.description, camera: camera))
 
         // Settings first: a refusal here stops the run before anything is shot.
         if let quality, let code = profile.qualityProperty,
             let value = profile.qualityValues.first(where: { $0.quality == quality })?.value
         {
-            try await settings.set(code, value)
+            try await control.set(control.definition(for: code), to: value)
         }
         if let depth = format.rawBitDepth, let code = profile.rawBitDepthProperty {
-            let description = try await settings.description(of: code)
-            try await settings.set(code, try PTPValue(depth, as: description.dataType))
+            let definition = control.definition(for: code)
+            let description = try await control.descriptor(definition)
+            try await control.set(definition, to: try PTPValue(depth, as: description.dataType))
         }
         let expecting = quality?.objectCount
         let downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
@@ -165,7 +191,7 @@ public struct CaptureRunner: Sendable {
                     try journal.record(overrun)
                     observer(.warning("frame \(index + 1) \(overrun.detail ?? "")"))
                 }
-                if let step { try await settings.set(step.property, step.value) }
+                if let step { try await control.set(control.definition(for: step.property), to: step.value) }
                 var requested = JournalEntry(JournalEntry.Event.shotRequested)
                 requested.shot = index
                 requested.scheduled = dueOffset.seconds

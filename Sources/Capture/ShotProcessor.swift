@@ -213,7 +213,7 @@ public struct ShotProcessor: Sendable {
                 metadata = image.metadata
                 rendered = try image.renderRGB16()
             }
-            try TIFFOutput.write(rendered, metadata: metadata, to: target)
+            try RGBTIFFWriter.write(rendered, metadata: metadata, to: target)
         case (.jpeg, _):
             return saved  // handled above
         }

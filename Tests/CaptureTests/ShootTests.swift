@@ -1,3 +1,4 @@
+import CameraControl
 import CameraEmulator
 import Capture
 import DNG
@@ -88,20 +89,23 @@ import Testing
         #expect(try await rig.value(.compressionSetting) == .uint8(4))
     }
 
-    @Test func aFormatTheCameraCannotGiveListsWhatItCan() async throws {
-        let rig = try await CaptureRig()
-        defer { Task { await rig.close() } }
-        // The emulator's raw is 12, 14 or 16 bits: ask the catalog for a depth it lacks.
-        let catalog = FormatCatalog(
-            qualities: [.jpeg], currentQuality: .jpeg, rawBitDepths: [], offersRaw: false, offersJPEG: true)
-        let error = #expect(throws: CaptureError(.formatUnavailable)) { try catalog.resolve(.bayer14) }
+    @Test func aFormatTheCameraCannotGiveListsWhatItCan() throws {
+        // A camera that delivers JPEG only, and one with a 12-bit TIFF/EP raw only.
+        let jpegOnly = RawFormatCatalog(deviceInfo: DeviceInfo(captureFormats: [.exifJPEG]), bitDepth: nil)
+        let error = #expect(throws: CaptureError(.formatUnavailable)) { try ResolvedFormat.choose(.bayer14, from: jpegOnly) }
         #expect(error?.detail.contains("can give: jpeg") == true, "\(String(describing: error))")
-        let twelve = FormatCatalog(
-            qualities: [.raw], currentQuality: .raw, rawBitDepths: [12], offersRaw: true, offersJPEG: false)
-        let deeper = #expect(throws: CaptureError(.formatUnavailable)) { try twelve.resolve(.bayer16) }
-        #expect(deeper?.detail.contains("bayer12") == true)
-        #expect(try twelve.resolve(.auto).rawBitDepth == 12)
-        #expect(try rig.files().isEmpty)
+        #expect(throws: CaptureError(.formatUnavailable)) { try ResolvedFormat.choose(.tiff, from: jpegOnly) }
+        #expect(try ResolvedFormat.choose(.jpeg, from: jpegOnly).product == .jpeg)
+        let twelve = RawFormatCatalog(
+            deviceInfo: DeviceInfo(captureFormats: [.tiffEP]),
+            bitDepth: DevicePropDesc(
+                propertyCode: CameraModel.rawBitDepthCode, dataType: .uint8, getSet: 1, factoryDefaultValue: .uint8(12),
+                currentValue: .uint8(12), form: .enumeration([.uint8(12)])))
+        let deeper = #expect(throws: CaptureError(.formatUnavailable)) { try ResolvedFormat.choose(.bayer16, from: twelve) }
+        #expect(deeper?.detail.contains("bayer12") == true, "\(String(describing: deeper))")
+        let auto = try ResolvedFormat.choose(.auto, from: twelve)
+        #expect(auto.rawBitDepth == 12 && auto.product == .bayer && auto.linearFallback)
+        #expect(try ResolvedFormat.choose(.linear, from: twelve).product == .linear)
     }
 
     @Test func namesNeverOverwriteAndTemplatesExpand() async throws {
@@ -122,5 +126,20 @@ import Testing
         #expect(FileNamer.sanitize("/") == "unnamed")
         #expect(throws: CaptureError(.invalidPlan)) { try FileNamer(template: "a/{seq}") }
         #expect(throws: CaptureError(.invalidPlan)) { try FileNamer(template: "{nope}") }
+    }
+}
+
+@Suite(.serialized) struct TIFFShootTests {
+    @Test func tiffIsASixteenBitRGBRendering() async throws {
+        let rig = try await CaptureRig()
+        defer { Task { await rig.close() } }
+        let summary = try await rig.shoot(ShootPlan(format: .tiff, count: 1))
+        let file = try #require(summary.files.first)
+        #expect(file.path.hasSuffix(".tif"))
+        #expect(file.format == "tiff")
+        let bytes = try RawDecoder.readFile(file.path)
+        #expect(bytes.prefix(4) == [0x49, 0x49, 0x2A, 0x00])
+        // 16-bit RGB of the default crop: at least width × height × 6 bytes of pixels.
+        #expect(bytes.count > 100 * 70 * 6)
     }
 }
