@@ -33,7 +33,8 @@ extension RawcapCommand {
         @Option(help: ArgumentHelp("Time between frame starts: 500ms, 5s, 2m, 1h.", valueName: "duration"))
         var interval: String?
 
-        @Option(help: ArgumentHelp("Exposure steps in EV, such as -2,0,+2.", valueName: "steps"))
+        // Unconditional: the steps usually start with a minus sign, which would otherwise read as an option.
+        @Option(parsing: .unconditional, help: ArgumentHelp("Exposure steps in EV, such as -2,0,+2.", valueName: "steps"))
         var bracket: String?
 
         @Flag(help: "Shoot RAW+JPEG and save the camera's JPEG beside the raw file, with the same name.")
