@@ -13,7 +13,10 @@ let package = Package(
         .executableTarget(
             name: "RawcapBench",
             dependencies: [
-                .product(name: "LosslessJPEG", package: "rawcap")
+                .product(name: "LosslessJPEG", package: "rawcap"),
+                .product(name: "Capture", package: "rawcap"),
+                .product(name: "CameraEmulator", package: "rawcap"),
+                .product(name: "PTP", package: "rawcap"),
             ]
         )
     ]

@@ -48,8 +48,8 @@ public struct CaptureRunner: Sendable {
 
     /// Creates a runner.
     public init(
-        session: PTPSession, plan: ShootPlan, store: OutputStore, journal: Journal, logger: Logger,
-        stop: StopSignal = StopSignal(), observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
+        session: PTPSession, plan: ShootPlan, store: OutputStore, journal: Journal,
+        logger: Logger = Logger(label: "rawcap.capture"), stop: StopSignal = StopSignal(), observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
     ) {
         self.session = session
         self.plan = plan

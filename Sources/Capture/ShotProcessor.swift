@@ -74,7 +74,8 @@ public struct ShotProcessor: Sendable {
     /// Creates a processor.
     public init(
         format: ResolvedFormat, keepJPEG: Bool, options: DNGOptions, namer: FileNamer, camera: String, serial: String,
-        store: OutputStore, journal: Journal, logger: Logger, observer: @escaping @Sendable (CaptureEvent) -> Void
+        store: OutputStore, journal: Journal, logger: Logger = Logger(label: "rawcap.capture"),
+        observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
     ) {
         self.format = format
         self.keepJPEG = keepJPEG

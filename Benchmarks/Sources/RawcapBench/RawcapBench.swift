@@ -5,7 +5,8 @@
 @main
 struct RawcapBench {
     static let groups: [any BenchmarkGroup.Type] = [
-        LJ92Benchmarks.self
+        LJ92Benchmarks.self,
+        CaptureBenchmarks.self,
     ]
 
     static func main() throws {
