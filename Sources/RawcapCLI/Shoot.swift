@@ -2,6 +2,7 @@ import ArgumentParser
 import Capture
 import DNG
 import Foundation
+import Logging
 import PTP
 
 extension RawcapCommand {
@@ -78,32 +79,87 @@ extension RawcapCommand {
             let signals = ShootSignals()
             let progress = ShootProgress(json: json)
             defer { progress.finish() }
+            let specs: [CameraSpec]
+            let plan: ShootPlan
+            let store: OutputStore
             do {
-                let plan = try makePlan()
-                let store = try OutputStore(folder: output)
-                let journal = try Journal(folder: store.folder)
-                let camera = try await CameraConnector.connect(connection)
-                let summary: CaptureRunner.Summary
-                do {
-                    try await camera.session.openSession()
-                    let runner = CaptureRunner(
-                        session: camera.session, plan: plan, store: store, journal: journal,
-                        logger: connection.logger, stop: signals.stop, observer: progress.handle)
-                    summary = try await runner.run()
-                } catch {
-                    try? await camera.session.closeSession()
-                    await camera.close()
-                    throw error
+                specs = try await ShootCameras.resolve(connection.cameraChoices, logger: connection.logger)
+                var planned = try makePlan()
+                if specs.count > 1, name == nil {
+                    // Several cameras: their model and serial number keep their files apart.
+                    planned.namer = try FileNamer(template: "{camera}-{serial}-" + FileNamer.defaultTemplate)
                 }
+                plan = planned
+                store = try OutputStore(folder: output)
+            } catch {
+                throw ShootFailure.report(error, command: "shoot")
+            }
+            // Connect to every camera first (options are not Sendable), then every camera shoots on the same
+            // schedule; one failing does not stop the others.
+            var results: [(CameraSpec, Result<CaptureRunner.Summary, any Error>)] = []
+            var connected: [(CameraSpec, CameraConnection)] = []
+            for spec in specs {
+                var options = connection
+                options.camera = spec
+                do {
+                    connected.append((spec, try await CameraConnector.connect(options)))
+                } catch {
+                    results.append((spec, .failure(error)))
+                }
+            }
+            let logger = connection.logger
+            let stop = signals.stop
+            results += await withTaskGroup(of: (CameraSpec, Result<CaptureRunner.Summary, any Error>).self) { group in
+                for (spec, camera) in connected {
+                    group.addTask {
+                        do {
+                            return (spec, .success(try await Self.shoot(camera, plan, store, logger, stop, progress)))
+                        } catch {
+                            return (spec, .failure(error))
+                        }
+                    }
+                }
+                var collected: [(CameraSpec, Result<CaptureRunner.Summary, any Error>)] = []
+                for await result in group { collected.append(result) }
+                return collected
+            }
+            progress.finish()
+            var status: ExitCode?
+            for (spec, result) in results {
+                switch result {
+                case .success(let summary):
+                    StandardError.print(
+                        "rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(summary.files.count) file"
+                            + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
+                            + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
+                case .failure(let error):
+                    let (code, message) = ShootFailure.classify(error)
+                    StandardError.print("rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(message)")
+                    status = status ?? code
+                }
+            }
+            if let status { throw status }
+        }
+
+        /// One camera's run: open, shoot, close.
+        static func shoot(
+            _ camera: CameraConnection, _ plan: ShootPlan, _ store: OutputStore, _ logger: Logger, _ stop: StopSignal,
+            _ progress: ShootProgress
+        ) async throws -> CaptureRunner.Summary {
+            do {
+                let journal = try Journal(folder: store.folder)
+                try await camera.session.openSession()
+                let runner = CaptureRunner(
+                    session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
+                    observer: progress.handle)
+                let summary = try await runner.run()
                 try? await camera.session.closeSession()
                 await camera.close()
-                progress.finish()
-                StandardError.print(
-                    "rawcap shoot: \(summary.files.count) file\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
-                        + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
+                return summary
             } catch {
-                progress.finish()
-                throw ShootFailure.report(error, command: "shoot")
+                try? await camera.session.closeSession()
+                await camera.close()
+                throw error
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CameraControl
 import Capture
 import DNG
 import Foundation
@@ -37,6 +38,8 @@ enum ShootFailure {
             return (ExitCode(73), "The camera's card is full: \(error)")
         case let error as PTPError where error.response == .deviceBusy:
             return (ExitCode(75), "The camera is busy: \(error)")
+        case let error as CameraControlError:
+            return (ExitCode(76), "The camera refused a setting: \(error)")
         case let failure as CommandFailure:
             return (failure.status, failure.message)
         default:

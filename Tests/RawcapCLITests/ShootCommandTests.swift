@@ -153,4 +153,31 @@ import TestSupport
         let bad = try await Subprocess.runDetached(try Self.rawcap(), ["pull", "--camera", "sim", "-o", folder.url.path])
         #expect(bad.status == 64)
     }
+
+    @Test func severalCamerasShootTogetherAndOneFailingDoesNotStopTheOthers() async throws {
+        let folder = try TemporaryDirectory("shoot-multi")
+        let missing = folder.file("missing.pcapng").path
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            [
+                "shoot", "--camera", "sim", "--camera", "sim", "--camera", "replay:\(missing)", "--sim-sensor",
+                "160x120", "--count", "2", "-o", folder.url.path,
+            ])
+        // The recording does not load (65); both emulated cameras still shoot their two frames.
+        #expect(result.status == 65, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("replay:"), "\(result.errorOutput)")
+        let files = try Self.visibleFiles(folder)
+        #expect(files.count == 4, "\(files)")
+        #expect(files.allSatisfy { $0.hasPrefix("Emulated-Camera-RC0000001-") }, "\(files)")
+        let runs = Set(try Self.journal(folder).compactMap { $0["run"] as? String })
+        #expect(runs.count == 2)
+    }
+
+    @Test func theCameraOptionStillSelectsOneCameraForOtherCommands() throws {
+        let options = try ConnectionOptions.parse(["--camera", "sim"])
+        #expect(options.camera == .simulator)
+        let several = try ConnectionOptions.parse(["--camera", "sim", "--camera", "all"])
+        #expect(several.cameraChoices == [.one(.simulator), .all])
+        #expect(try ConnectionOptions.parse([]).camera == .usb(.onlyCamera))
+    }
 }
