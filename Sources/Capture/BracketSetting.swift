@@ -52,7 +52,8 @@ public struct BracketSetting: Hashable, Sendable {
             }
         }
         throw CaptureError(
-            .invalidPlan, "--bracket needs exposure bias (0x5010) or exposure time (0x500D), and the camera lets "
+            .invalidPlan,
+            "--bracket needs exposure bias (0x5010) or exposure time (0x500D), and the camera lets "
                 + "rawcap set neither")
     }
 

@@ -49,7 +49,8 @@ public struct CaptureRunner: Sendable {
     /// Creates a runner.
     public init(
         session: PTPSession, plan: ShootPlan, store: OutputStore, journal: Journal,
-        logger: Logger = Logger(label: "rawcap.capture"), stop: StopSignal = StopSignal(), observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
+        logger: Logger = Logger(label: "rawcap.capture"), stop: StopSignal = StopSignal(),
+        observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
     ) {
         self.session = session
         self.plan = plan
@@ -122,7 +123,8 @@ public struct CaptureRunner: Sendable {
         if summary.interrupted {
             throw CaptureError(
                 .interrupted,
-                "stopped after \(summary.started.count) of \(plan.frameCount) frames; \(summary.files.count) files saved")
+                "stopped after \(summary.started.count) of \(plan.frameCount) frames; \(summary.files.count) files saved"
+            )
         }
         return summary
     }
@@ -140,7 +142,8 @@ public struct CaptureRunner: Sendable {
         start.detail =
             "\(format.reason); \(plan.frameCount) frames"
             + (plan.interval.map { ", every \($0.seconds) s" } ?? "")
-            + (plan.bracket.isEmpty ? "" : ", bracket \(plan.bracket.map { FileNamer.bracketLabel($0) }.joined(separator: " "))")
+            + (plan.bracket.isEmpty
+                ? "" : ", bracket \(plan.bracket.map { FileNamer.bracketLabel($0) }.joined(separator: " "))")
             + (quality.map { ", quality \($0)" } ?? "") + ", driver \(profile.driver.name), profile \(profile.name)"
         try journal.record(start)
         logger.debug("\(start.detail ?? "")")
@@ -170,89 +173,91 @@ public struct CaptureRunner: Sendable {
         let steps: [BracketSetting?] = brackets.isEmpty ? [nil] : brackets
         var index = 0
         do {
-        shots: for group in 0..<plan.count {
-            for step in steps {
-                let dueOffset = plan.interval.map { $0 * group } ?? (clock.now - runStart)
-                let stopped = await stop.sleep(until: runStart + dueOffset)
-                if stopped {
-                    summary.interrupted = true
-                    break shots
-                }
-                let startedOffset = clock.now - runStart
-                summary.scheduled.append(dueOffset.seconds)
-                summary.started.append(startedOffset.seconds)
-                if plan.interval != nil, step == steps.first, startedOffset - dueOffset > .milliseconds(100) {
-                    summary.overruns.append(index)
-                    var overrun = JournalEntry(JournalEntry.Event.shotOverrun)
-                    overrun.shot = index
-                    overrun.scheduled = dueOffset.seconds
-                    overrun.started = startedOffset.seconds
-                    overrun.detail = "started \(String(format: "%.3f", (startedOffset - dueOffset).seconds)) s late: the previous frame overran the interval"
-                    try journal.record(overrun)
-                    observer(.warning("frame \(index + 1) \(overrun.detail ?? "")"))
-                }
-                if let step { try await control.set(control.definition(for: step.property), to: step.value) }
-                var requested = JournalEntry(JournalEntry.Event.shotRequested)
-                requested.shot = index
-                requested.scheduled = dueOffset.seconds
-                requested.started = startedOffset.seconds
-                requested.bracket = step?.ev
-                try journal.record(requested)
-                observer(.shotStarted(frame: index + 1))
+            shots: for group in 0..<plan.count {
+                for step in steps {
+                    let dueOffset = plan.interval.map { $0 * group } ?? (clock.now - runStart)
+                    let stopped = await stop.sleep(until: runStart + dueOffset)
+                    if stopped {
+                        summary.interrupted = true
+                        break shots
+                    }
+                    let startedOffset = clock.now - runStart
+                    summary.scheduled.append(dueOffset.seconds)
+                    summary.started.append(startedOffset.seconds)
+                    if plan.interval != nil, step == steps.first, startedOffset - dueOffset > .milliseconds(100) {
+                        summary.overruns.append(index)
+                        var overrun = JournalEntry(JournalEntry.Event.shotOverrun)
+                        overrun.shot = index
+                        overrun.scheduled = dueOffset.seconds
+                        overrun.started = startedOffset.seconds
+                        overrun.detail =
+                            "started \(String(format: "%.3f", (startedOffset - dueOffset).seconds)) s late: the previous frame overran the interval"
+                        try journal.record(overrun)
+                        observer(.warning("frame \(index + 1) \(overrun.detail ?? "")"))
+                    }
+                    if let step { try await control.set(control.definition(for: step.property), to: step.value) }
+                    var requested = JournalEntry(JournalEntry.Event.shotRequested)
+                    requested.shot = index
+                    requested.scheduled = dueOffset.seconds
+                    requested.started = startedOffset.seconds
+                    requested.bracket = step?.ev
+                    try journal.record(requested)
+                    observer(.shotStarted(frame: index + 1))
 
-                let triggered = clock.now
-                let date = Date()
-                let shotIndex = index
-                let objects = try await profile.driver.capture(
-                    session: session, expecting: expecting, timing: plan.timing
-                ) { object in
-                    var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
-                    entry.shot = shotIndex
-                    entry.handle = object.handle.rawValue
-                    entry.cameraFile = object.info.filename
-                    entry.captureDate = object.info.captureDate
-                    entry.objectFormat = object.info.objectFormat.rawValue
-                    entry.size = object.info.byteCount
-                    entry.detail = object.late ? "late" : nil
-                    journal.recordQuietly(entry)
+                    let triggered = clock.now
+                    let date = Date()
+                    let shotIndex = index
+                    let objects = try await profile.driver.capture(
+                        session: session, expecting: expecting, timing: plan.timing
+                    ) { object in
+                        var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
+                        entry.shot = shotIndex
+                        entry.handle = object.handle.rawValue
+                        entry.cameraFile = object.info.filename
+                        entry.captureDate = object.info.captureDate
+                        entry.objectFormat = object.info.objectFormat.rawValue
+                        entry.size = object.info.byteCount
+                        entry.detail = object.late ? "late" : nil
+                        journal.recordQuietly(entry)
+                    }
+                    let captured = clock.now
+                    let raw = objects.first { !$0.isJPEG }
+                    let jpeg = objects.first { $0.isJPEG }
+                    let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
+                    var rawBytes: [UInt8]?
+                    var jpegBytes: [UInt8]?
+                    // Only what the output needs is downloaded; the rest stays on the card (pull fetches it).
+                    for object in [raw, jpeg].compactMap({ $0 }) {
+                        // The JPEG is always wanted: the file itself, or the DNG's preview.
+                        let needed = object.isJPEG || format.product != .jpeg
+                        guard needed else { continue }
+                        let began = clock.now
+                        let bytes = try await downloader.download(object, session: session, progress: progress)
+                        var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
+                        entry.shot = shotIndex
+                        entry.handle = object.handle.rawValue
+                        entry.size = UInt64(bytes.count)
+                        entry.seconds = (clock.now - began).seconds
+                        try journal.record(entry)
+                        if object.isJPEG { jpegBytes = bytes } else { rawBytes = bytes }
+                    }
+                    let downloaded = clock.now
+                    let shot = ShotProcessor.Shot(
+                        frame: index + 1, index: index, bracket: step?.ev, date: date, sequence: firstSequence + index,
+                        raw: raw.flatMap { object in rawBytes.map { (object, $0) } },
+                        jpeg: jpeg.flatMap { object in jpegBytes.map { (object, $0) } },
+                        captureSeconds: (captured - triggered).seconds,
+                        downloadSeconds: (downloaded - captured).seconds,
+                        triggered: triggered)
+                    // The previous shot's files must be done before this one starts encoding: one encode in flight.
+                    if let previous = encoding {
+                        encoding = nil
+                        summary.files += try await previous.value
+                    }
+                    encoding = Task.detached { try processor.process(shot) }
+                    index += 1
                 }
-                let captured = clock.now
-                let raw = objects.first { !$0.isJPEG }
-                let jpeg = objects.first { $0.isJPEG }
-                let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
-                var rawBytes: [UInt8]?
-                var jpegBytes: [UInt8]?
-                // Only what the output needs is downloaded; the rest stays on the card (pull fetches it).
-                for object in [raw, jpeg].compactMap({ $0 }) {
-                    // The JPEG is always wanted: the file itself, or the DNG's preview.
-                    let needed = object.isJPEG || format.product != .jpeg
-                    guard needed else { continue }
-                    let began = clock.now
-                    let bytes = try await downloader.download(object, session: session, progress: progress)
-                    var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
-                    entry.shot = shotIndex
-                    entry.handle = object.handle.rawValue
-                    entry.size = UInt64(bytes.count)
-                    entry.seconds = (clock.now - began).seconds
-                    try journal.record(entry)
-                    if object.isJPEG { jpegBytes = bytes } else { rawBytes = bytes }
-                }
-                let downloaded = clock.now
-                let shot = ShotProcessor.Shot(
-                    frame: index + 1, index: index, bracket: step?.ev, date: date, sequence: firstSequence + index,
-                    raw: raw.flatMap { object in rawBytes.map { (object, $0) } },
-                    jpeg: jpeg.flatMap { object in jpegBytes.map { (object, $0) } },
-                    captureSeconds: (captured - triggered).seconds, downloadSeconds: (downloaded - captured).seconds,
-                    triggered: triggered)
-                // The previous shot's files must be done before this one starts encoding: one encode in flight.
-                if let previous = encoding {
-                    encoding = nil
-                    summary.files += try await previous.value
-                }
-                encoding = Task.detached { try processor.process(shot) }
-                index += 1
             }
-        }
         } catch {
             // The shot being encoded is finished (or its temporary removed) before the error goes on, so the
             // journal's last lines and the folder agree.

@@ -18,7 +18,8 @@ public actor DownloadBuffer: PTPDataSink {
     public func dataPhaseWillStart(byteCount: UInt64?) async throws {
         if let byteCount {
             guard byteCount <= UInt64(limit) else {
-                throw CaptureError(.badObject, "the camera announced \(byteCount) bytes for an object of at most \(limit)")
+                throw CaptureError(
+                    .badObject, "the camera announced \(byteCount) bytes for an object of at most \(limit)")
             }
             bytes.reserveCapacity(Int(byteCount))
         }

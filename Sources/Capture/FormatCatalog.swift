@@ -17,14 +17,16 @@ public struct FormatCatalog: Hashable, Sendable {
     }
 
     /// Reads the qualities through `control`.
-    public static func read(profile: CameraProfile, control: CameraControl.CameraSettings) async throws -> FormatCatalog {
+    public static func read(profile: CameraProfile, control: CameraControl.CameraSettings) async throws -> FormatCatalog
+    {
         guard let code = profile.qualityProperty, control.deviceInfo.devicePropertiesSupported.contains(code) else {
             return FormatCatalog(qualities: [], currentQuality: nil)
         }
         let description = try await control.descriptor(control.definition(for: code))
         var qualities: [ShotQuality] = []
         if case .enumeration(let values) = description.form {
-            qualities = ShotQuality.allCases.filter { quality in values.contains { profile.quality(for: $0) == quality } }
+            qualities = ShotQuality.allCases.filter { quality in values.contains { profile.quality(for: $0) == quality }
+            }
         }
         return FormatCatalog(qualities: qualities, currentQuality: profile.quality(for: description.currentValue))
     }

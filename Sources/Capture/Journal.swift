@@ -34,7 +34,8 @@ public final class Journal: @unchecked Sendable {
         path = folder.hasSuffix("/") ? folder + Self.fileName : folder + "/" + Self.fileName
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CaptureError(.outputUnavailable, "cannot open the journal \(path): \(String(cString: strerror(errno)))")
+            throw CaptureError(
+                .outputUnavailable, "cannot open the journal \(path): \(String(cString: strerror(errno)))")
         }
         self.descriptor = descriptor
         self.runID = runID

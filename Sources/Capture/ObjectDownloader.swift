@@ -25,7 +25,9 @@ public struct ObjectDownloader: Sendable {
         let announced = object.info.byteCount
         if let announced, announced > UInt64(Self.maxObjectByteCount) {
             throw CaptureError(
-                .badObject, "\(object.info.filename) is \(announced) bytes, more than rawcap downloads (\(Self.maxObjectByteCount))")
+                .badObject,
+                "\(object.info.filename) is \(announced) bytes, more than rawcap downloads (\(Self.maxObjectByteCount))"
+            )
         }
         let buffer = DownloadBuffer(limit: Int(announced ?? UInt64(Self.maxObjectByteCount)), progress: progress)
         if usesPartialObject, let announced, announced > 0 {

@@ -24,11 +24,13 @@ public final class OutputStore: @unchecked Sendable {
             do {
                 try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
             } catch {
-                throw CaptureError(.outputUnavailable, "cannot create the folder \(self.folder): \(error.localizedDescription)")
+                throw CaptureError(
+                    .outputUnavailable, "cannot create the folder \(self.folder): \(error.localizedDescription)")
             }
         }
         guard access(self.folder, W_OK | X_OK) == 0 else {
-            throw CaptureError(.outputUnavailable, "cannot write in \(self.folder): \(String(cString: strerror(errno)))")
+            throw CaptureError(
+                .outputUnavailable, "cannot write in \(self.folder): \(String(cString: strerror(errno)))")
         }
     }
 

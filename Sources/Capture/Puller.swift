@@ -101,7 +101,8 @@ public struct Puller: Sendable {
         case .handles(let handles):
             chosen = try handles.map { handle in
                 guard let object = objects.first(where: { $0.handle.rawValue == handle }) else {
-                    throw CaptureError(.invalidPlan, "no object with handle \(handle) on the camera (rawcap ls lists them)")
+                    throw CaptureError(
+                        .invalidPlan, "no object with handle \(handle) on the camera (rawcap ls lists them)")
                 }
                 return object
             }

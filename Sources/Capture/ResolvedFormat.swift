@@ -56,7 +56,8 @@ extension ResolvedFormat {
             if catalog.formats.contains(where: \.isBayer) { offered.append("tiff") }
             return CaptureError(
                 .formatUnavailable,
-                "\(why); this camera can give: \(offered.isEmpty ? "nothing rawcap can save" : offered.joined(separator: ", "))")
+                "\(why); this camera can give: \(offered.isEmpty ? "nothing rawcap can save" : offered.joined(separator: ", "))"
+            )
         }
         let request: RawFormatRequest
         switch format {
@@ -84,7 +85,8 @@ extension ResolvedFormat {
         case (.linear, _):
             return ResolvedFormat(product: .linear, rawBitDepth: nil, reason: choice.reason)
         case (_, let chosen) where chosen.isBayer:
-            return ResolvedFormat(product: .bayer, rawBitDepth: depth, linearFallback: format == .auto, reason: choice.reason)
+            return ResolvedFormat(
+                product: .bayer, rawBitDepth: depth, linearFallback: format == .auto, reason: choice.reason)
         case (.auto, .linear):
             return ResolvedFormat(product: .linear, rawBitDepth: nil, reason: choice.reason)
         default:

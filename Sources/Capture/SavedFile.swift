@@ -14,7 +14,9 @@ public struct SavedFile: Codable, Hashable, Sendable {
         public var bias: Double?
 
         /// Creates an exposure record.
-        public init(time: String? = nil, seconds: Double? = nil, fNumber: Double? = nil, iso: Int? = nil, bias: Double? = nil) {
+        public init(
+            time: String? = nil, seconds: Double? = nil, fNumber: Double? = nil, iso: Int? = nil, bias: Double? = nil
+        ) {
             self.time = time
             self.seconds = seconds
             self.fNumber = fNumber

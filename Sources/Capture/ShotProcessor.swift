@@ -153,7 +153,10 @@ public struct ShotProcessor: Sendable {
         }
 
         guard let raw = shot.raw else {
-            throw CaptureError(.badObject, "frame \(shot.frame): the camera stored no raw file (only \(shot.jpeg?.object.info.filename ?? "nothing"))")
+            throw CaptureError(
+                .badObject,
+                "frame \(shot.frame): the camera stored no raw file (only \(shot.jpeg?.object.info.filename ?? "nothing"))"
+            )
         }
         let decoded: DecodedRaw
         do {
@@ -165,7 +168,9 @@ public struct ShotProcessor: Sendable {
             do {
                 return try DNGPreviews.render(fromCameraJPEG: try JPEGImage(validating: jpeg.bytes))
             } catch {
-                warn("frame \(shot.frame): the camera's JPEG cannot be used as the preview (\(error)); rendering one", shot: shot)
+                warn(
+                    "frame \(shot.frame): the camera's JPEG cannot be used as the preview (\(error)); rendering one",
+                    shot: shot)
                 return nil
             }
         }
@@ -177,24 +182,35 @@ public struct ShotProcessor: Sendable {
         case (.bayer, .cfa(let frame)):
             metadata = frame.metadata
             if let depth = format.rawBitDepth, frame.bitsPerSample != depth {
-                warn("frame \(shot.frame): asked for \(depth)-bit raw, the camera sent \(frame.bitsPerSample)-bit", shot: shot)
+                warn(
+                    "frame \(shot.frame): asked for \(depth)-bit raw, the camera sent \(frame.bitsPerSample)-bit",
+                    shot: shot)
             }
             formatName = "bayer\(frame.bitsPerSample)"
             do {
-                try DNGWriter.write(frame, previews: try cameraPreview ?? DNGPreviews.render(from: frame), options: options, to: target)
-            } catch let error as DNGError where format.linearFallback && [.unsupportedBitDepth, .invalidInput].contains(error.code) {
+                try DNGWriter.write(
+                    frame, previews: try cameraPreview ?? DNGPreviews.render(from: frame), options: options, to: target)
+            } catch let error as DNGError
+                where format.linearFallback && [.unsupportedBitDepth, .invalidInput].contains(error.code)
+            {
                 warn("auto: the raw cannot be stored as CFA data (\(error)); writing a linear DNG instead", shot: shot)
                 let image = try LinearImage(demosaicing: frame)
-                try DNGWriter.write(image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+                try DNGWriter.write(
+                    image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
                 formatName = "linear"
             }
         case (.bayer, .linear(let image)):
             guard format.linearFallback else {
-                throw CaptureError(.formatUnavailable, "\(format) needs Bayer data and the camera's raw is already demosaiced (LinearRaw); try --format linear or auto")
+                throw CaptureError(
+                    .formatUnavailable,
+                    "\(format) needs Bayer data and the camera's raw is already demosaiced (LinearRaw); try --format linear or auto"
+                )
             }
-            warn("auto: the camera's raw is already demosaiced (LinearRaw), so the DNG is linear, not Bayer", shot: shot)
+            warn(
+                "auto: the camera's raw is already demosaiced (LinearRaw), so the DNG is linear, not Bayer", shot: shot)
             metadata = image.metadata
-            try DNGWriter.write(image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+            try DNGWriter.write(
+                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
             formatName = "linear"
         case (.linear, _):
             let image: LinearImage
@@ -203,7 +219,8 @@ public struct ShotProcessor: Sendable {
             case .linear(let linear): image = linear
             }
             metadata = image.metadata
-            try DNGWriter.write(image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+            try DNGWriter.write(
+                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
         case (.tiff, _):
             let rendered: RGBImage16
             switch decoded.image {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import PTP
 import Capture
 import Foundation
+import PTP
 
 extension RawcapCommand {
     /// `rawcap ls`: the files on the camera's card.
@@ -12,7 +12,8 @@ extension RawcapCommand {
 
         @OptionGroup var connection: ConnectionOptions
 
-        @Option(name: [.short, .long], help: ArgumentHelp("The folder whose journal marks pulled files.", valueName: "dir"))
+        @Option(
+            name: [.short, .long], help: ArgumentHelp("The folder whose journal marks pulled files.", valueName: "dir"))
         var output = "captures"
 
         @Flag(help: "One JSON object per file.")
@@ -55,10 +56,12 @@ extension RawcapCommand {
                         print(String(decoding: try encoder.encode(row), as: UTF8.self))
                     } else {
                         // Camera names are shown escaped: a control character must not reach the terminal.
-                        let name = String(row.name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+                        let name = String(
+                            row.name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
                         print(
                             "\(String(row.handle).padding(8))  \(name.padding(16))  \(row.format.padding(10))  "
-                                + "\(String(row.size ?? 0).padding(10, left: true))  \(row.date)\(row.pulled ? "  pulled" : "")")
+                                + "\(String(row.size ?? 0).padding(10, left: true))  \(row.date)\(row.pulled ? "  pulled" : "")"
+                        )
                     }
                 }
             } catch {

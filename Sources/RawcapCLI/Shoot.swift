@@ -35,7 +35,8 @@ extension RawcapCommand {
         var interval: String?
 
         // Unconditional: the steps usually start with a minus sign, which would otherwise read as an option.
-        @Option(parsing: .unconditional, help: ArgumentHelp("Exposure steps in EV, such as -2,0,+2.", valueName: "steps"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("Exposure steps in EV, such as -2,0,+2.", valueName: "steps"))
         var bracket: String?
 
         @Flag(help: "Shoot RAW+JPEG and save the camera's JPEG beside the raw file, with the same name.")
@@ -58,7 +59,9 @@ extension RawcapCommand {
 
         func validate() throws {
             guard count >= 1, count <= 1_000_000 else { throw ValidationError("--count must be 1 or more.") }
-            guard shotTimeout > 0, shotTimeout <= 86400 else { throw ValidationError("--shot-timeout must be positive.") }
+            guard shotTimeout > 0, shotTimeout <= 86400 else {
+                throw ValidationError("--shot-timeout must be positive.")
+            }
             do {
                 _ = try makePlan()
             } catch let error as CaptureError {

@@ -67,7 +67,8 @@ final class ShootProgress: @unchecked Sendable {
         let now = ContinuousClock.now
         guard force || now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = now
-        let elapsed = max(0.001, Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18)
+        let elapsed = max(
+            0.001, Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18)
         let rate = Double(bytes) / elapsed / 1e6
         let done = max(0, framesStarted - 1)
         var left = ""

@@ -22,7 +22,8 @@ import Testing
         #expect(summary.files.map(\.exposure?.bias) == [-2, 0, 2])
         let means = frames.map(Self.mean)
         #expect(means[0] < means[1] && means[1] < means[2], "\(means)")
-        #expect(summary.files.map { URL(fileURLWithPath: $0.path).lastPathComponent.contains("ev") } == [true, true, true])
+        #expect(
+            summary.files.map { URL(fileURLWithPath: $0.path).lastPathComponent.contains("ev") } == [true, true, true])
         #expect(try await rig.value(.exposureBiasCompensation) == .int16(0))
         #expect(rig.journal.filter { $0.event == "shot-requested" }.map(\.bracket) == [-2, 0, 2])
     }

@@ -20,7 +20,8 @@ import Testing
     @Test func aCameraThatStaysBusyFailsClearly() async throws {
         let rig = try await CaptureRig(faults: try Self.faults("busy=50"))
         defer { Task { await rig.close() } }
-        let plan = ShootPlan(format: .bayer12, count: 1, timing: CaptureTiming(busyAttempts: 3, busyDelay: .milliseconds(10)))
+        let plan = ShootPlan(
+            format: .bayer12, count: 1, timing: CaptureTiming(busyAttempts: 3, busyDelay: .milliseconds(10)))
         await #expect(throws: CaptureError(.cameraBusy)) { _ = try await rig.shoot(plan) }
         #expect(try rig.files().isEmpty)
         #expect(rig.journal.last?.code == "cameraBusy")
@@ -39,7 +40,8 @@ import Testing
         let rig = try await CaptureRig(faults: try Self.faults(fault))
         defer { Task { await rig.close() } }
         let plan = ShootPlan(
-            format: .bayer12, count: 2, keepJPEG: true, timing: CaptureTiming(shotTimeout: .seconds(20), lateGrace: .milliseconds(500)))
+            format: .bayer12, count: 2, keepJPEG: true,
+            timing: CaptureTiming(shotTimeout: .seconds(20), lateGrace: .milliseconds(500)))
         let summary = try await rig.shoot(plan)
         #expect(summary.files.count == 4)
         #expect(try rig.files().count == 4)
@@ -87,7 +89,8 @@ import Testing
         // Plug the camera back in: pull --resume fetches the shot the disconnect cut off.
         try await rig.reconnect()
         let puller = Puller(
-            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder), logger: .init(label: "t"))
+            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
+            logger: .init(label: "t"))
         let resumed = try await puller.pull(.resume, original: false, deleteAfter: false)
         #expect(resumed.count == 1)
         #expect(try rig.files().count == 2)

@@ -1,7 +1,7 @@
 import Capture
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A 200-frame run loses no frame and its memory stays flat. It runs in a child process (this test binary, running
 /// only ``longRunChild()``), so the peak resident size is the run's own, not the rest of the test suite's.
@@ -32,7 +32,8 @@ import TestSupport
         // is left is the pipeline's; every frame leaked would add about 300 kB (raw bytes, decoded frame, DNG
         // buffers), 54 MB over frames 21…200.
         let card = try #require(fields["cardKB200"]) - (try #require(fields["cardKB20"]))
-        #expect(late - early - card < 8_000, "peak RSS grew \(late - early) kB from frame 20 to 200, the card \(card) kB")
+        #expect(
+            late - early - card < 8_000, "peak RSS grew \(late - early) kB from frame 20 to 200, the card \(card) kB")
         print("long run: peak RSS \(early) kB after 20 frames, \(late) kB after \(Self.frames); card grew \(card) kB")
     }
 
@@ -50,8 +51,10 @@ import TestSupport
         }
         func cardKB(_ upTo: Int) -> Int {
             Int(
-                Journal.read(folder: rig.store.folder).filter { $0.event == "object-announced" && ($0.shot ?? 0) < upTo }
-                    .reduce(UInt64(0)) { $0 + ($1.size ?? 0) } / 1000)
+                Journal.read(folder: rig.store.folder).filter {
+                    $0.event == "object-announced" && ($0.shot ?? 0) < upTo
+                }
+                .reduce(UInt64(0)) { $0 + ($1.size ?? 0) } / 1000)
         }
         let summary = try await runner.run()
         let journal = rig.journal

@@ -35,7 +35,8 @@ import Testing
         try await rig.session.initiateCapture()
         await rig.camera.waitForCapture()
         let puller = Puller(
-            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder), logger: .init(label: "t"))
+            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
+            logger: .init(label: "t"))
         let objects = try await puller.list()
         let saved = try await puller.pull(.all, original: true, deleteAfter: true)
         #expect(saved.count == objects.count)
@@ -50,7 +51,8 @@ import Testing
         let rig = try await CaptureRig()
         defer { Task { await rig.close() } }
         let puller = Puller(
-            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder), logger: .init(label: "t"))
+            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
+            logger: .init(label: "t"))
         await #expect(throws: CaptureError(.invalidPlan)) {
             _ = try await puller.pull(.handles([0xDEAD]), original: false, deleteAfter: false)
         }

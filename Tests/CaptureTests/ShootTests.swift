@@ -92,7 +92,9 @@ import Testing
     @Test func aFormatTheCameraCannotGiveListsWhatItCan() throws {
         // A camera that delivers JPEG only, and one with a 12-bit TIFF/EP raw only.
         let jpegOnly = RawFormatCatalog(deviceInfo: DeviceInfo(captureFormats: [.exifJPEG]), bitDepth: nil)
-        let error = #expect(throws: CaptureError(.formatUnavailable)) { try ResolvedFormat.choose(.bayer14, from: jpegOnly) }
+        let error = #expect(throws: CaptureError(.formatUnavailable)) {
+            try ResolvedFormat.choose(.bayer14, from: jpegOnly)
+        }
         #expect(error?.detail.contains("can give: jpeg") == true, "\(String(describing: error))")
         #expect(throws: CaptureError(.formatUnavailable)) { try ResolvedFormat.choose(.tiff, from: jpegOnly) }
         #expect(try ResolvedFormat.choose(.jpeg, from: jpegOnly).product == .jpeg)
@@ -101,7 +103,9 @@ import Testing
             bitDepth: DevicePropDesc(
                 propertyCode: CameraModel.rawBitDepthCode, dataType: .uint8, getSet: 1, factoryDefaultValue: .uint8(12),
                 currentValue: .uint8(12), form: .enumeration([.uint8(12)])))
-        let deeper = #expect(throws: CaptureError(.formatUnavailable)) { try ResolvedFormat.choose(.bayer16, from: twelve) }
+        let deeper = #expect(throws: CaptureError(.formatUnavailable)) {
+            try ResolvedFormat.choose(.bayer16, from: twelve)
+        }
         #expect(deeper?.detail.contains("bayer12") == true, "\(String(describing: deeper))")
         let auto = try ResolvedFormat.choose(.auto, from: twelve)
         #expect(auto.rawBitDepth == 12 && auto.product == .bayer && auto.linearFallback)
@@ -115,7 +119,11 @@ import Testing
         let first = try await rig.shoot(ShootPlan(format: .bayer12, count: 2, namer: namer))
         let second = try await rig.shoot(ShootPlan(format: .bayer12, count: 1, namer: namer))
         let names = (first.files + second.files).map { URL(fileURLWithPath: $0.path).lastPathComponent }
-        #expect(names == ["Emulated-Camera_RC0000001_1.dng", "Emulated-Camera_RC0000001_2.dng", "Emulated-Camera_RC0000001_1-1.dng"])
+        #expect(
+            names == [
+                "Emulated-Camera_RC0000001_1.dng", "Emulated-Camera_RC0000001_2.dng",
+                "Emulated-Camera_RC0000001_1-1.dng",
+            ])
     }
 
     @Test func cameraStringsNeverChooseAPath() {

@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RawcapCLI
-import TestSupport
 
 /// `rawcap shoot`, `pull` and `ls` as a user runs them: the built binary, the emulated camera, exit codes, files and
 /// the journal.
@@ -56,7 +56,8 @@ import TestSupport
     func faultsEndWithAClearErrorAndStatus(arguments: [String], status: Int32, message: String) async throws {
         let folder = try TemporaryDirectory("shoot-fault")
         let result = try await Subprocess.runDetached(
-            try Self.rawcap(), ["shoot", "--camera", "sim", "--sim-sensor", "256x192", "-o", folder.url.path] + arguments)
+            try Self.rawcap(),
+            ["shoot", "--camera", "sim", "--sim-sensor", "256x192", "-o", folder.url.path] + arguments)
         #expect(result.status == status, "\(result.errorOutput)")
         #expect(result.errorOutput.contains(message), "\(result.errorOutput)")
         // Usage errors are swift-argument-parser's "Error: …" plus usage; the others one "rawcap shoot:" line.
@@ -150,7 +151,8 @@ import TestSupport
             try Self.rawcap(), ["pull", "--all", "--camera", "sim", "--sim-sensor", "160x120", "-o", folder.url.path])
         #expect(pull.status == 0, "\(pull.errorOutput)")
         #expect(pull.errorOutput.contains("0 files"))
-        let bad = try await Subprocess.runDetached(try Self.rawcap(), ["pull", "--camera", "sim", "-o", folder.url.path])
+        let bad = try await Subprocess.runDetached(
+            try Self.rawcap(), ["pull", "--camera", "sim", "-o", folder.url.path])
         #expect(bad.status == 64)
     }
 
