@@ -29,16 +29,19 @@ public struct Puller: Sendable {
     public var logger: Logger
     /// Receives progress.
     public var observer: @Sendable (CaptureEvent) -> Void
+    /// Stops the pull after the file being written (Ctrl-C).
+    public var stop: StopSignal
 
     /// Creates a puller.
     public init(
-        session: PTPSession, store: OutputStore, journal: Journal, logger: Logger,
+        session: PTPSession, store: OutputStore, journal: Journal, logger: Logger, stop: StopSignal = StopSignal(),
         observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
     ) {
         self.session = session
         self.store = store
         self.journal = journal
         self.logger = logger
+        self.stop = stop
         self.observer = observer
     }
 
@@ -118,6 +121,14 @@ public struct Puller: Sendable {
         var saved: [SavedFile] = []
         var done: Set<ObjectHandle> = []
         for (index, object) in chosen.enumerated() where !done.contains(object.handle) {
+            if stop.isRequested {
+                var end = JournalEntry(JournalEntry.Event.runFinished)
+                end.detail = "interrupted"
+                end.size = UInt64(saved.count)
+                journal.recordQuietly(end)
+                throw CaptureError(
+                    .interrupted, "stopped after \(saved.count) files; rawcap pull --new fetches the rest")
+            }
             observer(.shotStarted(frame: index + 1))
             let announced = AnnouncedObject(handle: object.handle, info: object.info)
             if original || !object.isRaw {

@@ -52,12 +52,12 @@ extension RawcapCommand {
         }
 
         func run() async throws {
+            let signals = ShootSignals()
             let progress = ShootProgress(json: json)
             defer { progress.finish() }
             let selection: Puller.Selection =
                 all ? .all : new ? .new : resume ? .resume : .handles(handles)
             do {
-                signal(SIGXFSZ, SIG_IGN)
                 let store = try OutputStore(folder: output)
                 let journal = try Journal(folder: store.folder)
                 let camera = try await CameraConnector.connect(connection)
@@ -66,7 +66,7 @@ extension RawcapCommand {
                     try await camera.session.openSession()
                     let puller = Puller(
                         session: camera.session, store: store, journal: journal, logger: connection.logger,
-                        observer: progress.handle)
+                        stop: signals.stop, observer: progress.handle)
                     files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
                 } catch {
                     try? await camera.session.closeSession()
