@@ -13,7 +13,7 @@ import PTP
 enum CaptureBenchmarks: BenchmarkGroup {
     static let name = "Capture"
     /// Frames per pipeline run: enough for the overlap to show.
-    static let pipelineFrames = 4
+    static let pipelineFrames = 3
 
     static func makeRows(options: BenchmarkOptions) throws -> [BenchmarkRow] {
         let width = options.frameWidth
