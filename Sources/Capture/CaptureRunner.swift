@@ -31,6 +31,10 @@ public struct CaptureRunner: Sendable {
         public var interrupted: Bool
     }
 
+    /// How late a frame may start before it counts as an overrun: more than timer and scheduling jitter, less than
+    /// any real shot.
+    public static let overrunTolerance = Duration.milliseconds(20)
+
     /// The session (open).
     public var session: PTPSession
     /// The plan.
@@ -184,7 +188,7 @@ public struct CaptureRunner: Sendable {
                     let startedOffset = clock.now - runStart
                     summary.scheduled.append(dueOffset.seconds)
                     summary.started.append(startedOffset.seconds)
-                    if plan.interval != nil, step == steps.first, startedOffset - dueOffset > .milliseconds(100) {
+                    if plan.interval != nil, step == steps.first, startedOffset - dueOffset > Self.overrunTolerance {
                         summary.overruns.append(index)
                         var overrun = JournalEntry(JournalEntry.Event.shotOverrun)
                         overrun.shot = index
