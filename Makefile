@@ -10,7 +10,7 @@ PYTHON := $(VENV)/bin/python
 # no, under DEBIAN_FRONTEND=noninteractive below.
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
 	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev umockdev libumockdev-dev gphoto2 \
-	tshark
+	tshark groff-base
 PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs
 DEPS_STAMP := .build/deps.stamp
 
@@ -20,7 +20,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Fuzzing (Fuzz/ is its own package): each target in FUZZ_TARGETS is an executable product there, with its seed
 # corpus in Fuzz/corpus/<target>/. New inputs go to Fuzz/.build/fuzz-corpus/<target>/, findings (crash-*, leak-*,
 # timeout-*, oom-*) to Fuzz/.build/findings/<target>-*.
-FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport FuzzLJ92 FuzzPcap
+FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport FuzzLJ92 FuzzPcap FuzzRawFile
 FUZZ_SECONDS ?= 600
 FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 # SwiftPM passes --sanitize=fuzzer and --sanitize=address to swiftc as two -sanitize= flags and swiftc 6.3.1 keeps
@@ -30,7 +30,7 @@ FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
 	-Xswiftc -use-ld=lld --disable-dead-strip
 
-.PHONY: all deps build release test demo bench fuzz fuzz-seeds fmt lint install clean record-golden
+.PHONY: all deps build release test smoke demo bench fuzz fuzz-seeds fmt lint install clean record-golden
 
 all: build
 
@@ -57,9 +57,16 @@ build:
 release:
 	$(SWIFT) build -c release
 
-## test: install everything, then run the whole suite (interop tests included).
+## test: install everything, run the whole suite (interop tests included), then the release binary's smoke test.
 test: deps
 	RAWCAP_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test
+	$(MAKE) smoke
+
+## smoke: the optimized binary end to end, its raw pixels compared with the debug binary's (Tests/Smoke).
+smoke:
+	$(SWIFT) build --product rawcap
+	$(SWIFT) build -c release --product rawcap
+	Tests/Smoke/release-smoke.sh .build/release/rawcap .build/debug/rawcap
 
 ## demo: shoot three RAW+JPEG frames (lossless DNG) from the emulated camera into captures/ and list them.
 demo: deps
@@ -99,11 +106,49 @@ fmt:
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
-## install: the binary under $(PREFIX)/bin, and the udev rule that lets users open USB cameras.
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 .build/release/rawcap $(DESTDIR)$(PREFIX)/bin/rawcap
-	install -d $(DESTDIR)$(UDEV_RULES_DIR)
+## install: the binary, the manual page, bash/zsh/fish completions and the udev rule (for the plugdev group).
+## PREFIX (default /usr/local) and DESTDIR place them; INSTALL_BUILD=0 installs what .build/$(INSTALL_CONFIG) holds
+## without building (the install test does that, inside `swift test`, which holds the build lock).
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+INSTALL_CONFIG ?= release
+INSTALL_BUILD ?= 1
+RAWCAP_BIN = .build/$(INSTALL_CONFIG)/rawcap
+MAN_DIR_BUILT := .build/man
+
+.PHONY: install-build man man-debug
+
+## man: the manual page, .build/man/rawcap.1, from swift-argument-parser's generate-manual plugin (offline: the
+## plugin and its tool come from the package's own checkouts).
+man:
+	$(SWIFT) package plugin generate-manual --configuration $(INSTALL_CONFIG)
+	install -d $(MAN_DIR_BUILT)
+	install -m 644 .build/plugins/GenerateManual/outputs/rawcap/rawcap.1 $(MAN_DIR_BUILT)/rawcap.1
+
+# `make test` makes the debug manual page first: the install test installs it, and cannot build it itself (it runs
+# inside `swift test`, which holds the build lock).
+test: man-debug
+
+man-debug:
+	$(MAKE) man INSTALL_CONFIG=debug
+
+install-build:
+	$(SWIFT) build -c $(INSTALL_CONFIG) --product rawcap
+	$(MAKE) man
+
+install: $(if $(filter 1,$(INSTALL_BUILD)),install-build)
+	@[ -x $(RAWCAP_BIN) ] || { echo "$(RAWCAP_BIN) is not built"; exit 1; }
+	@[ -f $(MAN_DIR_BUILT)/rawcap.1 ] || { echo "$(MAN_DIR_BUILT)/rawcap.1 is missing: run make man"; exit 1; }
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASH_COMPLETION_DIR) \
+		$(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR) $(DESTDIR)$(UDEV_RULES_DIR)
+	install -m 755 $(RAWCAP_BIN) $(DESTDIR)$(BINDIR)/rawcap
+	install -m 644 $(MAN_DIR_BUILT)/rawcap.1 $(DESTDIR)$(MANDIR)/man1/rawcap.1
+	$(RAWCAP_BIN) --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/rawcap
+	$(RAWCAP_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_rawcap
+	$(RAWCAP_BIN) --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/rawcap.fish
 	install -m 644 Packaging/udev/60-rawcap.rules $(DESTDIR)$(UDEV_RULES_DIR)/60-rawcap.rules
 	@if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null; then \
 		{ udevadm control --reload-rules && udevadm trigger --subsystem-match=usb --action=change; } 2>/dev/null \

@@ -13,9 +13,10 @@ let package = Package(
         .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
         .library(name: "RawImage", targets: ["RawImage"]),
         .library(name: "DNG", targets: ["DNG"]),
+        .library(name: "RawDecoders", targets: ["RawDecoders"]),
+        .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
         .library(name: "PTPRecord", targets: ["PTPRecord"]),
         .library(name: "Capture", targets: ["Capture"]),
-        .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -143,7 +144,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CameraEmulatorTests",
-            dependencies: ["CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport"]),
+            dependencies: [
+                "CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport", "PTPIP", "PTPUSB",
+                "FakeUSB", "PTPRecord",
+            ],
+            // The fake-USB reach runs libusb in the test process against umockdev's bus (see PTPUSBTests).
+            linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]),
         .testTarget(
             name: "CameraControlTests", dependencies: ["CameraControl", "CameraEmulator", "PTP", "WireFormat"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
@@ -165,8 +171,14 @@ let package = Package(
             name: "RawcapCLITests",
             dependencies: [
                 "RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport",
-                "TestSupport",
+                "CameraEmulator", "TestSupport",
             ]
+        ),
+        // Independent clients against the emulated camera: gphoto2 over PTP/IP (`rawcap sim serve`) and over fake
+        // USB (`rawcap sim usb`), and rawcap's own client over every reach, each in processes of their own.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport"]
         ),
     ]
 )

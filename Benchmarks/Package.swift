@@ -14,6 +14,8 @@ let package = Package(
             name: "RawcapBench",
             dependencies: [
                 .product(name: "LosslessJPEG", package: "rawcap"),
+                .product(name: "RawImage", package: "rawcap"),
+                .product(name: "DNG", package: "rawcap"),
                 .product(name: "Capture", package: "rawcap"),
                 .product(name: "CameraEmulator", package: "rawcap"),
                 .product(name: "PTP", package: "rawcap"),

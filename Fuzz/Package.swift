@@ -28,12 +28,15 @@ let package = Package(
         // The pcap/pcapng reader and the PTP conversation rebuilt from a capture: blocks, link layers, TCP
         // reassembly, PTP/IP and USB framing.
         .executableTarget(name: "FuzzPcap", dependencies: [.product(name: "PTPRecord", package: "rawcap")]),
+        // rawcap's own raw-file reader: TIFF structure, DNG and TIFF/EP tags, strips and tiles, LJ92 tiles, previews.
+        .executableTarget(name: "FuzzRawFile", dependencies: [.product(name: "RawDecoders", package: "rawcap")]),
         // Writes the seed corpora (small valid inputs of each kind) into corpus/<target>/.
         .executableTarget(
             name: "FuzzSeeds",
             dependencies: [
                 .product(name: "PTP", package: "rawcap"), .product(name: "LosslessJPEG", package: "rawcap"),
-                .product(name: "PTPRecord", package: "rawcap"),
+                .product(name: "PTPRecord", package: "rawcap"), .product(name: "DNG", package: "rawcap"),
+                .product(name: "RawImage", package: "rawcap"), .product(name: "CameraEmulator", package: "rawcap"),
             ]),
     ]
 )

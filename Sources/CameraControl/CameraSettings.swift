@@ -39,7 +39,8 @@ public struct CameraSettings: Sendable {
     public static func load(
         session: PTPSession, catalog: PropertyCatalog = .standard, logger: Logger = Logger(label: "rawcap.settings")
     ) async throws -> CameraSettings {
-        CameraSettings(session: session, deviceInfo: try await session.getDeviceInfo(), catalog: catalog, logger: logger)
+        CameraSettings(
+            session: session, deviceInfo: try await session.getDeviceInfo(), catalog: catalog, logger: logger)
     }
 
     /// The vendor whose codes the camera speaks.
@@ -47,7 +48,9 @@ public struct CameraSettings: Sendable {
 
     /// Every property the camera lists, by its readable name where the catalog has one, in DeviceInfo order.
     public var supportedDefinitions: [PropertyDefinition] {
-        deviceInfo.devicePropertiesSupported.map { catalog.definition(for: $0, vendor: vendor) ?? .unnamed($0, vendor: vendor) }
+        deviceInfo.devicePropertiesSupported.map {
+            catalog.definition(for: $0, vendor: vendor) ?? .unnamed($0, vendor: vendor)
+        }
     }
 
     /// The definition `name` selects, checked against DevicePropertiesSupported.
@@ -140,7 +143,13 @@ public struct CameraSettings: Sendable {
         var states: [PropertyState] = []
         for (definition, descriptor, value) in planned {
             try await write(definition, value, allowed: definition.style.allowedTexts(descriptor.form))
-            states.append(try await state(definition))
+            let state = try await state(definition)
+            // Some cameras answer OK and keep their value (a shutter time in an automatic mode): say so. A clock
+            // has moved on (and may add tenths) by the time it is read back.
+            if definition.style != .dateTime, let now = state.value, now != definition.style.format(value) {
+                logger.warning("\(definition.name): the camera answered OK but kept \(now)")
+            }
+            states.append(state)
         }
         return states
     }
@@ -192,7 +201,8 @@ public struct CameraSettings: Sendable {
             } catch let error as CameraControlError {
                 failures.append("\(entry.definition.name) (\(error.detail))")
             } catch let error as PTPError where error.code == .deviceResponse {
-                failures.append("\(entry.definition.name) (\(error.response?.description(vendor: vendor) ?? "refused"))")
+                failures.append(
+                    "\(entry.definition.name) (\(error.response?.description(vendor: vendor) ?? "refused"))")
             }
         }
         guard failures.isEmpty else {
@@ -201,22 +211,27 @@ public struct CameraSettings: Sendable {
         }
     }
 
-    /// Runs `body`, then restores `snapshot` whether `body` succeeded or threw. An error from `body` wins over one
-    /// from the restore (which is logged); a restore failure after success is thrown.
+    /// Runs `body`, then restores `snapshot` whether `body` succeeded or threw, also when the task was cancelled
+    /// (Ctrl-C): the restore runs in a task of its own, which the caller's cancellation does not reach. An error from
+    /// `body` wins over one from the restore (which is logged); a restore failure after success is thrown.
     public func preserving<T: Sendable>(_ snapshot: SettingsSnapshot, _ body: () async throws -> T) async throws -> T {
         let result: T
         do {
             result = try await body()
         } catch {
             do {
-                try await restore(snapshot)
+                try await restoreUncancelled(snapshot)
             } catch let restoreError {
                 logger.warning("after \(error): \(restoreError)")
             }
             throw error
         }
-        try await restore(snapshot)
+        try await restoreUncancelled(snapshot)
         return result
+    }
+
+    private func restoreUncancelled(_ snapshot: SettingsSnapshot) async throws {
+        try await Task { try await self.restore(snapshot) }.value
     }
 
     // MARK: Private
@@ -253,7 +268,8 @@ public struct CameraSettings: Sendable {
             else { return false }
             guard number >= low, number <= high else { return false }
             let stride = step.integerValue ?? 0
-            return stride <= 0 || (number - low) % stride == 0
+            let (offset, overflow) = number.subtractingReportingOverflow(low)
+            return stride <= 0 || (!overflow && offset % stride == 0)
         }
     }
 }

@@ -59,7 +59,7 @@ public struct PropertyCatalog: Sendable {
             vendors: [genericVendor]),
     ]
 
-    /// The standard properties of ISO 15740 §13.5 with readable names and value tables, then
+    /// The standard properties of ISO 15740 §13 with readable names and value tables, then
     /// ``genericRawProperties``.
     public static let standard = PropertyCatalog(
         [
@@ -85,13 +85,13 @@ public struct PropertyCatalog: Sendable {
                 code: .exposureBiasCompensation, style: .exposureBias,
                 summary: "Exposure bias in EV (-1/3, +2/3, +1)"),
             // CompressionSetting's values are the maker's (ISO 15740 only says higher compresses less); these are
-            // the values libgphoto2 names for any camera, taken from Nikon's table, which the emulated camera uses.
+            // the values libgphoto2 names for any camera (its ptp_value_list_Nikon: 0 JPEG Basic, 1 JPEG Norm,
+            // 2 JPEG Fine, 4 RAW, 5 RAW + JPEG Basic), which the emulated camera uses. Other values print as numbers.
             PropertyDefinition(
                 name: "quality", aliases: ["image-quality", "imagequality", "compression"], code: .compressionSetting,
                 style: .choices([
                     .init(0, "jpeg-basic"), .init(1, "jpeg-normal"), .init(2, "jpeg", aliases: ["jpeg-fine"]),
-                    .init(3, "jpeg-extra-fine"), .init(4, "raw"), .init(5, "raw+jpeg", aliases: ["raw+jpeg-basic"]),
-                    .init(6, "raw+jpeg-normal"), .init(7, "raw+jpeg-fine"),
+                    .init(4, "raw"), .init(5, "raw+jpeg", aliases: ["raw+jpeg-basic"]),
                 ]),
                 summary: "Image quality: raw, raw+jpeg, jpeg"),
             PropertyDefinition(
@@ -159,8 +159,8 @@ public struct PropertyCatalog: Sendable {
             PropertyDefinition(
                 name: "sharpness", code: .sharpness, style: .number(unit: nil), summary: "Sharpness"),
             PropertyDefinition(
-                name: "datetime", aliases: ["date-time", "clock"], code: .dateTime, style: .text,
-                summary: "Camera clock (YYYYMMDDThhmmss)"),
+                name: "datetime", aliases: ["date-time", "clock"], code: .dateTime, style: .dateTime,
+                summary: "Camera clock (YYYYMMDDThhmmss; set: now)"),
             PropertyDefinition(name: "artist", code: .artist, style: .text, summary: "Artist"),
             PropertyDefinition(name: "copyright", code: .copyrightInfo, style: .text, summary: "Copyright"),
         ] + genericRawProperties)

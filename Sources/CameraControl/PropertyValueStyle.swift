@@ -1,3 +1,4 @@
+import Foundation
 import PTP
 
 /// How a property's values are written for people: `1/125` for ExposureTime, `f/8` for FNumber, `daylight` for
@@ -12,16 +13,19 @@ public enum PropertyValueStyle: Hashable, Sendable {
     case number(unit: String?)
     /// An integer in hundredths shown as a decimal: FNumber (`f/5.6` is 560), FocalLength (`50mm` is 5000).
     case hundredths(prefix: String, suffix: String)
-    /// ExposureIndex: ISO speed, 0xFFFF is automatic (ISO 15740 §13.5.15).
+    /// ExposureIndex (0x500F): ISO speed; 0xFFFF, the all-ones value cameras use for automatic ISO, is `auto`.
     case iso
-    /// ExposureTime in 1/10000 s (ISO 15740 §13.5.11): `1/125`, `0.3`, `2`, `30`; 0xFFFFFFFF is bulb.
+    /// ExposureTime (0x500D) in 1/10000 s: `1/125`, `0.3`, `2`, `30`; 0xFFFFFFFF, which cameras use for bulb, is `bulb`.
     case exposureTime
-    /// ExposureBiasCompensation in 1/1000 EV (ISO 15740 §13.5.16): `0`, `-1/3`, `+2/3`, `+1`, `+4/3`, `+1/2`.
+    /// ExposureBiasCompensation (0x5010) in 1/1000 EV: `0`, `-1/3`, `+2/3`, `+1`, `+4/3`, `+1/2`.
     case exposureBias
     /// A code with names: one ``Choice`` per known value; numbers are accepted for the rest.
     case choices([Choice])
     /// A string (STR).
     case text
+    /// DateTime (0x5011), a PTP date-time string (ISO 15740 §5.3.5): `20261122T070000`. Setting takes that form,
+    /// `2026-11-22T07:00:00`, or `now` (the host's local time), and checks it before it reaches the camera.
+    case dateTime
 
     /// One named value of a ``choices(_:)`` property.
     public struct Choice: Hashable, Sendable {
@@ -68,7 +72,7 @@ public enum PropertyValueStyle: Hashable, Sendable {
         case .choices(let choices):
             if let choice = choices.first(where: { $0.value == number }) { return choice.name }
             return number >= 0x8000 ? Self.hex(number) : String(number)
-        case .text:
+        case .text, .dateTime:
             return value.description
         }
     }
@@ -87,6 +91,8 @@ public enum PropertyValueStyle: Hashable, Sendable {
         switch self {
         case .text:
             return .string(text)
+        case .dateTime:
+            return .string(try Self.parseDateTime(trimmed, invalid: invalid))
         case .number:
             guard let number = Self.integer(lower) else { throw invalid("a whole number") }
             return .exact(number)
@@ -139,7 +145,9 @@ public enum PropertyValueStyle: Hashable, Sendable {
         do {
             target = try parse(text)
         } catch {
-            throw CameraControlError(.invalidValue, error.detail, allowed: allowed)
+            // With the camera's own list at hand, that list is the useful answer, not the style's vocabulary.
+            let detail = allowed.isEmpty ? error.detail : "\(text) is not a value the camera allows"
+            throw CameraControlError(.invalidValue, detail, allowed: allowed)
         }
         return try Self.pick(target, text: text, descriptor: descriptor, allowed: allowed, style: self)
     }
@@ -155,6 +163,26 @@ public enum PropertyValueStyle: Hashable, Sendable {
     }
 
     // MARK: Helpers
+
+    /// `now`, `YYYY-MM-DDThh:mm:ss` or a PTP date-time, as a checked PTP date-time string.
+    private static func parseDateTime(
+        _ text: String, invalid: (String) -> CameraControlError
+    ) throws(CameraControlError) -> String {
+        let expected = "a date-time (now, 2026-11-22T07:00:00 or 20261122T070000)"
+        if text.lowercased() == "now" {
+            let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date())
+            guard
+                let time = try? PTPDateTime(
+                    year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, hour: parts.hour ?? 0,
+                    minute: parts.minute ?? 0, second: parts.second ?? 0)
+            else { throw invalid(expected) }
+            return time.ptpString
+        }
+        // The ISO 8601 extended form without its separators is PTP's basic form.
+        let compact = text.count == 19 ? text.filter { $0 != "-" && $0 != ":" } : text
+        guard let time = try? PTPDateTime(ptpString: compact) else { throw invalid(expected) }
+        return time.ptpString
+    }
 
     private static func pick(
         _ target: Target, text: String, descriptor: DevicePropDesc, allowed: [String], style: PropertyValueStyle
@@ -195,15 +223,20 @@ public enum PropertyValueStyle: Hashable, Sendable {
             switch target {
             case .exact(let value):
                 wanted = value
-                // Bounds first, so the step check cannot overflow on an absurd number.
-                guard wanted >= low, wanted <= high, (wanted - low) % stride == 0 else { throw notAllowed() }
             case .about(let value, _):
                 guard value.isFinite, abs(value) < 1e15 else { throw notAllowed() }
+                // The nearest step, computed in Double: a camera's range may span the whole of Int64.
                 let steps = ((value - Double(low)) / Double(stride)).rounded()
-                wanted = low + Int(steps) * stride
+                let candidate = Double(low) + steps * Double(stride)
+                guard abs(candidate) < 9e15 else { throw notAllowed() }
+                wanted = Int(candidate)
             case .string:
                 throw notAllowed()
             }
+            // Bounds first, then the step grid with overflow-checked arithmetic (the range comes from the camera).
+            guard wanted >= low, wanted <= high else { throw notAllowed() }
+            let (offset, overflow) = wanted.subtractingReportingOverflow(low)
+            guard !overflow, offset % stride == 0 else { throw notAllowed() }
             guard wanted >= low, wanted <= high else { throw notAllowed() }
             number = wanted
         case .none:
@@ -265,6 +298,10 @@ public enum PropertyValueStyle: Hashable, Sendable {
     static func formatBias(_ thousandths: Int) -> String {
         if thousandths == 0 { return "0" }
         let sign = thousandths < 0 ? "-" : "+"
+        // Real biases are a few EV; anything past ±1000 EV (a camera's nonsense) prints as a decimal.
+        guard (-1_000_000...1_000_000).contains(thousandths) else {
+            return (thousandths < 0 ? "" : "+") + decimal(thousandths, scale: 1000)
+        }
         let magnitude = abs(thousandths)
         // Thirds are stored rounded (333, 667, 1333); halves exactly (500, 1500).
         let thirds = (Double(magnitude) * 3 / 1000).rounded()
@@ -272,7 +309,9 @@ public enum PropertyValueStyle: Hashable, Sendable {
             let count = Int(thirds)
             return sign + (count % 3 == 0 ? String(count / 3) : "\(count)/3")
         }
-        if magnitude % 500 == 0 { return sign + (magnitude % 1000 == 0 ? String(magnitude / 1000) : "\(magnitude / 500)/2") }
+        if magnitude % 500 == 0 {
+            return sign + (magnitude % 1000 == 0 ? String(magnitude / 1000) : "\(magnitude / 500)/2")
+        }
         return sign + decimal(magnitude, scale: 1000)
     }
 

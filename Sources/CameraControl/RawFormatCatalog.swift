@@ -97,7 +97,8 @@ public struct RawFormatCatalog: Hashable, Sendable {
                 let settable = bitDepth?.isSettable ?? false
                 offers.append(
                     Offer(
-                        format: .bayerFormat(bits: depth), objectFormat: source.rawValue, objectFormatName: name(source),
+                        format: .bayerFormat(bits: depth), objectFormat: source.rawValue,
+                        objectFormatName: name(source),
                         bitDepth: depth,
                         settings: settable ? [Offer.Setting(name: bitDepthSetting, value: String(depth))] : [],
                         isDerived: false, note: "Bayer data as \(name(source)), \(depth) bits per sample"))
@@ -179,7 +180,9 @@ public struct RawFormatCatalog: Hashable, Sendable {
         }
     }
 
-    private var capturesText: String { captureFormatNames.isEmpty ? "none" : captureFormatNames.joined(separator: ", ") }
+    private var capturesText: String {
+        captureFormatNames.isEmpty ? "none" : captureFormatNames.joined(separator: ", ")
+    }
 
     private func reason(for offer: Offer) -> String {
         let bayerDepths = offers.filter(\.format.isBayer).compactMap(\.bitDepth)

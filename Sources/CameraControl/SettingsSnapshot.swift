@@ -11,7 +11,9 @@ public struct SettingsSnapshot: Hashable, Sendable {
         public var value: PTPValue
 
         /// Creates an entry.
-        public init(definition: PropertyDefinition, value: PTPValue) { (self.definition, self.value) = (definition, value) }
+        public init(definition: PropertyDefinition, value: PTPValue) {
+            (self.definition, self.value) = (definition, value)
+        }
     }
 
     /// The saved properties, in the order they were read (and are restored).

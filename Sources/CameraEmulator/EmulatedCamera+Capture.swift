@@ -1,6 +1,4 @@
 import PTP
-import Glibc
-func dbg(_ s: String) { let t = "DEBUG \(s)\n"; _ = t.withCString { write(2, $0, strlen($0)) } }
 import RawImage
 
 extension EmulatedCamera {
@@ -46,9 +44,7 @@ extension EmulatedCamera {
             whiteBalance: whiteBalanceTarget, quality: quality, frameHandler: configuration.renderedFrameHandler)
         shotCount += 1
         captureTask = Task {
-            dbg("develop start")
             let result = await ShotRenderer.develop(plan)
-            dbg("develop end")
             self.finishCapture(result, plan: plan, time: time, storage: target, transactionID: transactionID)
         }
         return PTPResponderReply()
@@ -70,7 +66,6 @@ extension EmulatedCamera {
         let complete = PTPEvent(code: .captureComplete, transactionID: transactionID, parameters: [transactionID])
         var added: [PTPEvent] = []
         defer {
-            dbg("events \(added) subscribers \(hub.subscriberCount)")
             captureTask = nil
             if configuration.eventOrder == .gphoto2, let first = added.first {
                 emit(first)

@@ -322,7 +322,6 @@ public actor EmulatedCamera: PTPResponder {
 
     /// Sends an event unless a `lose-event` fault swallows it.
     func emit(_ event: PTPEvent) {
-        dbg("emit \(event)")
         if faults.takeLostEvent(event.code) {
             lostEvents.append(event)
             return

@@ -22,22 +22,56 @@ public struct EmulatorLink: Sendable {
 
     /// The camera over USB in memory: high-speed packets (512 bytes) unless told otherwise.
     ///
-    /// - Parameter hostPipe: wraps the host's end of the pipe before the transport uses it (a recorder that
-    ///   writes the session to a pcapng file); `nil` uses it as it is.
+    public static func usb(
+        _ camera: EmulatedCamera, maxPacketSize: Int = 512, logger: Logger = Logger(label: "rawcap.sim.usb"),
+        transportConfiguration: PTPUSBTransport.Configuration = PTPUSBTransport.Configuration()
+    ) -> EmulatorLink {
+        let pipe = InMemoryBulkPipe(maxPacketSize: maxPacketSize)
+        return usb(camera, pipe: pipe, hostPipe: pipe, logger: logger, transportConfiguration: transportConfiguration)
+    }
+
+    /// The camera over USB in memory, with the host's end of the pipe wrapped before the transport uses it (a
+    /// recorder that writes the session to a pcapng file: `--camera sim --record`).
+    ///
+    /// - Throws: what `wrapHostPipe` throws; the camera is not served then.
     public static func usb(
         _ camera: EmulatedCamera, maxPacketSize: Int = 512, logger: Logger = Logger(label: "rawcap.sim.usb"),
         transportConfiguration: PTPUSBTransport.Configuration = PTPUSBTransport.Configuration(),
-        hostPipe: (@Sendable (InMemoryBulkPipe) -> any USBBulkPipe)? = nil
-    ) -> EmulatorLink {
+        wrapHostPipe: @Sendable (InMemoryBulkPipe) async throws -> any USBBulkPipe
+    ) async throws -> EmulatorLink {
         let pipe = InMemoryBulkPipe(maxPacketSize: maxPacketSize)
+        let hostPipe = try await wrapHostPipe(pipe)
+        return usb(
+            camera, pipe: pipe, hostPipe: hostPipe, logger: logger, transportConfiguration: transportConfiguration)
+    }
+
+    /// A host transport and any other owner of the link (a fake USB bus, a TCP listener) that a test or a command
+    /// built itself: `close` ends it.
+    public init(transport: any PTPTransport, camera: EmulatedCamera, close: @escaping @Sendable () async -> Void) {
+        self.init(transport: transport, camera: camera, serving: Task {}, shutdown: close)
+    }
+
+    private init(
+        transport: any PTPTransport, camera: EmulatedCamera, serving: Task<Void, Never>,
+        shutdown: @escaping @Sendable () async -> Void
+    ) {
+        self.transport = transport
+        self.camera = camera
+        self.serving = serving
+        self.shutdown = shutdown
+    }
+
+    private static func usb(
+        _ camera: EmulatedCamera, pipe: InMemoryBulkPipe, hostPipe: any USBBulkPipe, logger: Logger,
+        transportConfiguration: PTPUSBTransport.Configuration
+    ) -> EmulatorLink {
         let device = USBDeviceSide(pipe: pipe, responder: camera)
         let serving = Task {
             await device.run()
             // The cable is gone: the next connection starts a new session.
             await camera.connectionClosed()
         }
-        let transport = PTPUSBTransport(
-            pipe: hostPipe?(pipe) ?? pipe, logger: logger, configuration: transportConfiguration)
+        let transport = PTPUSBTransport(pipe: hostPipe, logger: logger, configuration: transportConfiguration)
         return EmulatorLink(
             transport: transport, camera: camera, serving: serving,
             shutdown: {

@@ -66,7 +66,8 @@ public enum RGBTIFFWriter {
         width: Int, height: Int, metadata: CaptureMetadata, options: Options = Options()
     ) throws(DNGError) -> DNGPlan {
         guard options.bitsPerSample == 8 || options.bitsPerSample == 16 else {
-            throw DNGError(.unsupportedBitDepth, "an RGB TIFF has 8 or 16 bits per sample, not \(options.bitsPerSample)")
+            throw DNGError(
+                .unsupportedBitDepth, "an RGB TIFF has 8 or 16 bits per sample, not \(options.bitsPerSample)")
         }
         guard (1...RawFrame.maxDimension).contains(width), (1...RawFrame.maxDimension).contains(height) else {
             throw DNGError(.doesNotFit, "\(width)×\(height) is outside 1…\(RawFrame.maxDimension) per side")

@@ -53,8 +53,15 @@ enum TIFFFieldRegistry {
         return buffer
     }()
 
+    /// The name RawDecoders' reader gives libtiff for the files it opens (`RawDecoders.TIFFFieldRegistry.fileName`;
+    /// DNG cannot import RawDecoders). The extender is process-wide and libtiff keeps the first definition merged
+    /// for a tag, so when this extender runs before the reader's it would impose the writer's fixed counts on the
+    /// reader's files; those files get the reader's own definitions only.
+    static let readerFileName = "rawcap-raw-reader"
+
     private static func register(in tif: OpaquePointer?) {
         guard let tif, let base = fieldInfo.baseAddress else { return }
+        if let name = TIFFFileName(tif), String(cString: name) == readerFileName { return }
         _ = TIFFMergeFieldInfo(tif, base, UInt32(fieldInfo.count))
     }
 }

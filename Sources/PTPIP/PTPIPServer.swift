@@ -12,7 +12,8 @@ import PTP
 /// 2. then a connection whose first packet is Init Event Request with that number: it becomes that client's event
 ///    connection (within ``Configuration/handshakeTimeout``).
 ///
-/// While a client is being served, another Init Command Request is refused with Init Fail "Busy", as a camera
+/// While a client is being served, another Init Command Request is refused with Init Fail "Busy" (after
+/// ``Configuration/busyGrace``, in case the first client was just leaving), as a camera
 /// does; the next client is served once the first disconnects. A connection that says nothing within
 /// ``Configuration/handshakeTimeout`` is dropped, in its own task, so a silent client never delays anyone else.
 public actor PTPIPServer {
@@ -28,15 +29,20 @@ public actor PTPIPServer {
         public var handshakeTimeout: Duration
         /// The connection number of the first client; each later client gets the next one.
         public var firstConnectionNumber: UInt32
+        /// How long a new client waits for the one being served to finish before it is told Busy: a client that
+        /// has just closed its sockets (a script running gphoto2 twice in a row) is not noticed at once. Under
+        /// gphoto2's 2.5 s read timeout.
+        public var busyGrace: Duration
 
         /// Creates a configuration.
         public init(
             device: PTPIPDeviceSide.Configuration = .init(), handshakeTimeout: Duration = .seconds(10),
-            firstConnectionNumber: UInt32 = 1
+            firstConnectionNumber: UInt32 = 1, busyGrace: Duration = .seconds(1)
         ) {
             self.device = device
             self.handshakeTimeout = handshakeTimeout
             self.firstConnectionNumber = max(1, firstConnectionNumber)
+            self.busyGrace = busyGrace
         }
     }
 
@@ -62,6 +68,7 @@ public actor PTPIPServer {
     private var nextHandshakeID = 0
     private var finishedWaiters: [CheckedContinuation<Void, Never>] = []
     private var stopped = false
+    private var starting = false
 
     /// Clients served to the end, oldest first.
     public private(set) var finishedClients: [ClientRecord] = []
@@ -167,7 +174,11 @@ public actor PTPIPServer {
     }
 
     private func startClient(_ command: PrefixedByteStream, hello: PTPIPPacket.InitCommandRequest) async {
-        if active != nil || stopped {
+        let deadline = ContinuousClock.now + configuration.busyGrace
+        while (active != nil || starting) && !stopped && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if active != nil || starting || stopped {
             refusedBusyCount += 1
             logger.notice("refusing \"\(hello.friendlyName)\": another client is connected")
             try? await command.send(PTPIPPacket.initFail(reason: .busy).ptpipEncoded)
@@ -175,6 +186,9 @@ public actor PTPIPServer {
         }
         let number = nextConnectionNumber
         nextConnectionNumber = nextConnectionNumber == .max ? 1 : nextConnectionNumber + 1
+        // The actor is re-entered while the responder is made: no other client may start meanwhile.
+        starting = true
+        defer { starting = false }
         let responder: any PTPResponder
         do {
             responder = try await makeResponder(hello)

@@ -85,16 +85,20 @@ public struct RawFileInfo: Sendable {
     /// Messages from the reading libraries and from rawcap's own leniencies (a crop that did not fit and was
     /// replaced, a black-level pattern that had to be averaged), for the user to see.
     public var warnings: [String]
+    /// The DNG NewRawImageDigest (tag 51111, 16 bytes, MD5) stored in IFD 0, when the file has one: what the
+    /// samples must hash to (see `DNG.RawImageDigest`), so that damaged pixel data can be told from intact data.
+    public var rawImageDigest: [UInt8]?
 
     /// Creates a description.
     public init(
         container: Container, byteOrder: ByteOrder? = nil, storage: Storage, previews: [Preview] = [],
-        warnings: [String] = []
+        warnings: [String] = [], rawImageDigest: [UInt8]? = nil
     ) {
         self.container = container
         self.byteOrder = byteOrder
         self.storage = storage
         self.previews = previews
         self.warnings = warnings
+        self.rawImageDigest = rawImageDigest
     }
 }

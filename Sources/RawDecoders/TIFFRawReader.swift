@@ -95,7 +95,16 @@ public enum TIFFRawReader {
             storage: RawFileInfo.Storage(
                 path: raw.path, compression: raw.compression, layout: layoutDescription(raw),
                 bitsPerSample: raw.bitsPerSample, samplesPerPixel: raw.samplesPerPixel),
-            previews: previews, warnings: structure.messages.map(\.description))
+            previews: previews, warnings: structure.messages.map(\.description),
+            rawImageDigest: rawImageDigest(in: ifd0))
+    }
+
+    /// IFD 0's NewRawImageDigest when it is 16 bytes, as DNG 1.7 p.65 defines it; anything else is ignored.
+    static func rawImageDigest(in ifd0: TIFFDirectory) -> [UInt8]? {
+        guard let values = ifd0[.newRawImageDigest]?.integers, values.count == 16,
+            values.allSatisfy({ (0...255).contains($0) })
+        else { return nil }
+        return values.map { UInt8($0) }
     }
 
     static func previewKind(_ directory: TIFFDirectory) -> RawFileInfo.Preview.Kind {

@@ -45,7 +45,26 @@ public enum CameraConnector {
             // The emulated camera behind the USB device side on an in-memory pipe, driven by PTPUSBTransport:
             // the same framing code as a real USB camera.
             let camera = try options.simulator.settings.makeCamera()
-            let link = EmulatorLink.usb(camera, logger: logger)
+            let link: EmulatorLink
+            if let recorder = try Self.recorder(options, cameraModel: camera.model.model) {
+                do {
+                    link = try await EmulatorLink.usb(camera, logger: logger) { pipe in
+                        try await RecordingBulkPipe.start(wrapping: pipe, recorder: recorder)
+                    }
+                } catch {
+                    await recorder.close()
+                    throw error
+                }
+                let recorded = link
+                return CameraConnection(
+                    location: "sim (\(camera.model.manufacturer) \(camera.model.model), in process)", link: .emulated,
+                    session: PTPSession(transport: link.transport, configuration: configuration, logger: logger),
+                    close: {
+                        await recorded.close()
+                        await recorder.close()
+                    })
+            }
+            link = EmulatorLink.usb(camera, logger: logger)
             return CameraConnection(
                 location: "sim (\(camera.model.manufacturer) \(camera.model.model), in process)", link: .emulated,
                 session: PTPSession(transport: link.transport, configuration: configuration, logger: logger),

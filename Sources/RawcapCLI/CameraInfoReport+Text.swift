@@ -61,6 +61,19 @@ extension CameraInfoReport {
                     + (codes.isEmpty ? "none listed" : codes.map(\.name).joined(separator: ", ")))
         }
 
+        lines.append("")
+        lines.append("Raw formats")
+        if rawFormats.isEmpty { lines.append("  none") }
+        let formatWidth = rawFormats.map(\.format.rawValue.count).max() ?? 0
+        for offer in rawFormats {
+            var line = "  " + offer.format.rawValue.padding(to: formatWidth) + "  " + offer.note
+            if !offer.settings.isEmpty {
+                line += " (" + offer.settings.map { "\($0.name)=\($0.value)" }.joined(separator: " ") + ")"
+            }
+            lines.append(line)
+        }
+        if let rawFormatAuto { lines.append("  auto: " + rawFormatAuto.reason) }
+
         for (title, codes) in [("Operations", operations), ("Events", events)] {
             lines.append("")
             lines.append("\(title) (\(codes.count))")

@@ -1,3 +1,4 @@
+import CameraControl
 import PTP
 import PTPUSB
 import WireFormat
@@ -22,8 +23,20 @@ struct CameraInfoReport: Encodable, Sendable {
     var captureFormats: [Code]
     /// ImageFormats.
     var imageFormats: [Code]
+    /// The raw formats the camera can deliver, in rawcap's names, purest first (``CameraControl/RawFormatCatalog``).
+    var rawFormats: [RawFormatCatalog.Offer] = []
+    /// What `--format auto` picks, and why.
+    var rawFormatAuto: RawFormatAuto?
     /// What could not be read, in words.
     var notes: [String]
+
+    /// The choice `--format auto` makes.
+    struct RawFormatAuto: Encodable, Sendable {
+        /// The format's name (`bayer14`).
+        var format: String
+        /// Why, in one sentence.
+        var reason: String
+    }
 
     /// The USB side of the camera.
     struct Link: Encodable, Sendable {
@@ -235,9 +248,12 @@ extension CameraInfoReport {
         } else {
             report.notes.append("The camera does not list GetStorageIDs.")
         }
+        var descriptors: [DevicePropertyCode: DevicePropDesc] = [:]
         if info.supports(.getDevicePropDesc) || info.devicePropertiesSupported.isEmpty {
             for code in info.devicePropertiesSupported {
-                report.properties.append(try await property(code, session: session, vendor: vendor))
+                let (property, descriptor) = try await property(code, session: session, vendor: vendor)
+                report.properties.append(property)
+                descriptors[code] = descriptor
             }
         } else {
             report.notes.append("The camera does not list GetDevicePropDesc: property values are unknown.")
@@ -245,6 +261,7 @@ extension CameraInfoReport {
                 Property(code: hex($0.rawValue), name: $0.description(vendor: vendor), error: "not readable")
             }
         }
+        report.addRawFormats(info, descriptors: descriptors)
         // The report is complete; a camera that objects to closing does not spoil it.
         try? await session.closeSession()
         return report
@@ -272,6 +289,7 @@ extension CameraInfoReport {
         captureFormats = codes(info.captureFormats.map(\.rawValue)) { ObjectFormatCode($0).description(vendor: vendor) }
         imageFormats = codes(info.imageFormats.map(\.rawValue)) { ObjectFormatCode($0).description(vendor: vendor) }
         notes = []
+        addRawFormats(info, descriptors: [:])
     }
 
     private static func storage(_ id: StorageID, session: PTPSession) async throws -> Storage {
@@ -287,12 +305,25 @@ extension CameraInfoReport {
         }
     }
 
+    /// Derives the raw formats from DeviceInfo and the bit depth descriptor already read (no further requests, so
+    /// recordings of `rawcap info` replay strictly).
+    mutating func addRawFormats(_ info: DeviceInfo, descriptors: [DevicePropertyCode: DevicePropDesc]) {
+        let bitDepthCode = try? PropertyCatalog.standard.definition(named: "bitdepth", vendor: info.cameraVendor).code
+        let catalog = RawFormatCatalog(deviceInfo: info, bitDepth: bitDepthCode.flatMap { descriptors[$0] })
+        rawFormats = catalog.offers
+        if let choice = try? catalog.choose(.auto) {
+            rawFormatAuto = RawFormatAuto(format: choice.offer.format.rawValue, reason: choice.reason)
+        }
+    }
+
     private static func property(_ code: DevicePropertyCode, session: PTPSession, vendor: VendorExtensionID)
-        async throws -> Property
+        async throws -> (Property, DevicePropDesc?)
     {
         var property = Property(code: hex(code.rawValue), name: code.description(vendor: vendor))
+        var descriptor: DevicePropDesc?
         do {
             let desc = try await session.getDevicePropDesc(code)
+            descriptor = desc
             property.type = desc.dataType.description
             property.writable = desc.isSettable
             property.current = Value(desc.currentValue)
@@ -309,7 +340,7 @@ extension CameraInfoReport {
         } catch let error as WireError {
             property.error = "unreadable description: \(error)"
         }
-        return property
+        return (property, descriptor)
     }
 }
 

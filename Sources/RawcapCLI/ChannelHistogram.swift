@@ -44,7 +44,9 @@ public struct ChannelHistogram: Sendable, Hashable, Codable {
         // One lookup table per CFA position maps every possible sample value to its bin, so the loop over 24
         // million samples is a load and an increment (24 MP, release: 0.08 s, against 0.48 s with per-sample
         // arithmetic).
-        let valueCount = 1 << frame.bitsPerSample
+        // Every UInt16 value has an entry, not just those of the frame's depth: the loop indexes the table without
+        // a bounds check, and a decoder may hand over a sample above its stated depth.
+        let valueCount = 1 << 16
         let tables: [[UInt16]] = frame.blackLevels.map { black in
             let white = Double(frame.whiteLevel)
             let scale = white > black ? Double(bins) / (white - black) : 0
@@ -111,19 +113,26 @@ public struct ChannelHistogram: Sendable, Hashable, Codable {
     public func sparkline(width: Int = 48) -> String {
         let levels: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
         guard width > 0, !bins.isEmpty else { return "" }
-        var columns = [Int](repeating: 0, count: width)
-        for (index, count) in bins.enumerated() {
-            columns[min(width - 1, index * width / bins.count)] += count
-        }
+        var columns = [Double](repeating: 0, count: width)
         if bins.count < width {
             // Fewer bins than columns: spread each bin over its columns instead of leaving gaps.
-            columns = (0..<width).map { bins[$0 * bins.count / width] }
+            columns = (0..<width).map { Double(bins[$0 * bins.count / width]) }
+        } else {
+            // Each column shows the mean of the bins merged into it: with 64 bins in 48 columns some columns take
+            // two bins and others one, and sums would draw that as a comb.
+            var members = [Int](repeating: 0, count: width)
+            for (index, count) in bins.enumerated() {
+                let column = min(width - 1, index * width / bins.count)
+                columns[column] += Double(count)
+                members[column] += 1
+            }
+            for column in 0..<width where members[column] > 1 { columns[column] /= Double(members[column]) }
         }
-        let largest = log1p(Double(columns.max() ?? 0))
+        let largest = log1p(columns.max() ?? 0)
         return String(
             columns.map { count in
                 guard count > 0, largest > 0 else { return levels[0] }
-                let height = Int((log1p(Double(count)) / largest * 8).rounded(.up))
+                let height = Int((log1p(count) / largest * 8).rounded(.up))
                 return levels[min(8, max(1, height))]
             })
     }

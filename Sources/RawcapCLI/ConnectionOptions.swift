@@ -25,9 +25,12 @@ public struct ConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds to wait for each answer from the camera.", valueName: "seconds"))
     public var timeout: Double = 5
 
-    /// Log the camera traffic.
-    @Flag(name: [.short, .long], help: "Log USB and PTP traffic to standard error (twice: with hex dumps).")
-    public var verbose: Int
+    /// How much to log: `-v`, `-vv`, `--log-level`, `--debug` (``LoggingOptions``).
+    @OptionGroup(title: "Logging")
+    public var logging: LoggingOptions
+
+    /// `-v` given once (1) or twice (2).
+    public var verbose: Int { logging.verbose }
 
     /// Record the session to a pcapng file.
     @Option(
@@ -70,13 +73,8 @@ public struct ConnectionOptions: ParsableArguments {
     /// The timeout as a duration.
     public var timeoutDuration: Duration { .milliseconds(Int64((timeout * 1000).rounded(.up))) }
 
-    /// A logger writing to standard error: warnings only, debug with `-v`, trace (hex dumps) with `-vv`. It is made
-    /// here rather than through `LoggingSystem.bootstrap`, which a process may call only once.
-    public var logger: Logger {
-        var logger = Logger(label: "rawcap") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = verbose >= 2 ? .trace : verbose == 1 ? .debug : .warning
-        return logger
-    }
+    /// A logger writing to standard error at the level ``LoggingOptions`` selects.
+    public var logger: Logger { logging.logger() }
 }
 
 /// `--replay-mode strict|lenient`.

@@ -22,27 +22,29 @@ enum ForegroundChild {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = Array(command.dropFirst())
         process.environment = environment
+        // SIGINT and SIGTERM are caught before the program starts, by a plain handler installed at once (a dispatch
+        // source registers later, and SIG_IGN would be inherited by the program): one that arrives meanwhile is
+        // passed on once the program runs, and a caught signal is reset to its default in the program.
+        foregroundChildPID = 0
+        pendingForegroundSignal = 0
+        let previous = [SIGINT, SIGTERM].map { ($0, signal($0, forwardToForegroundChild)) }
+        defer { for (number, handler) in previous { signal(number, handler) } }
         // Swift's concurrency threads block nearly every signal, and a child inherits its parent thread's mask:
         // started from here as is, it would ignore Ctrl-C.
         var none = sigset_t()
         var saved = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, &saved)
-        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
         do {
             try process.run()
         } catch {
+            pthread_sigmask(SIG_SETMASK, &saved, nil)
             throw FakeUSBError(.childFailed, "\(path): \(error)")
         }
-        let forwarding = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            let pid = process.processIdentifier
-            source.setEventHandler { kill(pid, number) }
-            source.resume()
-            return source
-        }
-        defer { for source in forwarding { source.cancel() } }
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        foregroundChildPID = process.processIdentifier
+        let pending = pendingForegroundSignal
+        if pending != 0 { kill(process.processIdentifier, pending) }
         return await withCheckedContinuation { continuation in
             let waiter = Thread {
                 process.waitUntilExit()
@@ -60,5 +62,20 @@ enum ForegroundChild {
         return path.split(separator: ":").map { "\($0)/\(name)" }.first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
+    }
+}
+
+/// The running program's process ID, read by the signal handler (0 before it starts).
+nonisolated(unsafe) private var foregroundChildPID: pid_t = 0
+/// A signal that arrived before the program started.
+nonisolated(unsafe) private var pendingForegroundSignal: Int32 = 0
+
+/// The SIGINT and SIGTERM handler: async-signal-safe, it only reads a word and calls `kill`.
+private func forwardToForegroundChild(_ number: Int32) {
+    let pid = foregroundChildPID
+    if pid > 0 {
+        kill(pid, number)
+    } else {
+        pendingForegroundSignal = number
     }
 }

@@ -12,7 +12,8 @@ extension RawcapCommand {
                 refuses are marked and skipped), and closes the session. Nothing on the camera changes.
                 Exit status: 0; 64 when several cameras are connected and --camera does not choose one; 69 when \
                 no camera is found; 74 when the camera disconnects or stops answering; 75 when another program \
-                holds it; 76 when it breaks PTP; 77 when the user may not open it (see the udev rule in README).
+                holds it; 76 when it breaks PTP; 77 when the user may not open it (see the udev rule in README); \
+                130 when interrupted (Ctrl-C).
                 """)
 
         @OptionGroup var connection: ConnectionOptions
@@ -22,17 +23,23 @@ extension RawcapCommand {
 
         func run() async throws {
             let report: CameraInfoReport
+            // Parsed options are never mutated; argument-parser's wrappers just do not declare Sendable.
+            nonisolated(unsafe) let connection = connection
             do {
-                let camera = try await CameraConnector.connect(connection)
-                do {
-                    report = try await CameraInfoReport.gather(session: camera.session, link: camera.link)
-                    await camera.close()
-                } catch {
-                    await camera.close()
-                    throw error
+                report = try await Interruption.run {
+                    let camera = try await CameraConnector.connect(connection)
+                    do {
+                        let report = try await CameraInfoReport.gather(session: camera.session, link: camera.link)
+                        await camera.close()
+                        return report
+                    } catch {
+                        // In a task of its own, so that the camera is released after Ctrl-C too.
+                        await Task { await camera.close() }.value
+                        throw error
+                    }
                 }
             } catch {
-                throw CameraFailure.report(error, command: "info")
+                throw CommandFailure.report(error, command: "info", json: json)
             }
             if json {
                 let encoder = JSONEncoder()

@@ -1,5 +1,7 @@
+import DNG
 import Foundation
 import RawDecoders
+import RawImage
 
 /// A raw file named on the command line, read whole into memory.
 struct InputFile {
@@ -36,5 +38,51 @@ struct InputFile {
         } catch {
             throw CommandFailure(SysExit.status(for: error), "\(path): \(error)")
         }
+    }
+
+    /// What the file's NewRawImageDigest says about its samples.
+    enum DigestCheck: String, Sendable {
+        /// The samples hash to the stored digest: the pixel data is intact.
+        case verified
+        /// They do not: the file was damaged after it was written (or its writer computed the digest wrongly).
+        case mismatch
+        /// The file carries no NewRawImageDigest (TIFF/EP, vendor raw, DNGs written without one).
+        case absent
+    }
+
+    /// Compares the decoded samples (as stored, before any linearization) with the file's NewRawImageDigest,
+    /// computed as the DNG SDK does (``DNG/RawImageDigest``).
+    static func checkDigest(of decoded: DecodedRaw) -> DigestCheck {
+        guard let stored = decoded.info.rawImageDigest else { return .absent }
+        // The SDK hashes 8-bit data, and data whose LinearizationTable has at most 256 entries, as single bytes.
+        let tableEntries = decoded.linearizationTable?.count ?? decoded.linearImage?.linearizationTable?.count
+        let byteSized = decoded.storedBitsPerSample <= 8 || (tableEntries.map { $0 <= 256 } ?? false)
+        let (width, height) = decoded.size
+        let samples: [UInt16]
+        let planes: Int
+        switch decoded.image {
+        case .cfa(let frame): (samples, planes) = (frame.samples, 1)
+        case .linear(let image): (samples, planes) = (image.samples, 3)
+        }
+        let computed = samples.withUnsafeBufferPointer { buffer in
+            RawImageDigest.compute(
+                samples: buffer, width: width, height: height, planes: planes, bytesPerSample: byteSized ? 1 : 2,
+                threadCount: DNGOptions.onlineCoreCount)
+        }
+        return computed == stored ? .verified : .mismatch
+    }
+
+    /// Decodes the file and checks its NewRawImageDigest when it has one.
+    ///
+    /// - Throws: ``CommandFailure`` with ``SysExit/dataError`` when the samples do not match the digest, besides
+    ///   the errors of ``decode()``.
+    func decodeVerified() throws(CommandFailure) -> DecodedRaw {
+        let decoded = try decode()
+        if Self.checkDigest(of: decoded) == .mismatch {
+            throw CommandFailure(
+                SysExit.dataError,
+                "\(path): the raw data does not match the file's NewRawImageDigest; the file is damaged")
+        }
+        return decoded
     }
 }

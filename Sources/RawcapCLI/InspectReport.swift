@@ -77,6 +77,8 @@ public struct InspectReport: Codable, Sendable {
         public var layout: String
         /// Where the raw image sits in the file.
         public var location: String?
+        /// NewRawImageDigest check: `verified`, `mismatch` (damaged pixel data), or absent when the file has none.
+        public var rawImageDigest: String? = nil
     }
 
     /// One embedded preview.
@@ -92,9 +94,16 @@ public struct InspectReport: Codable, Sendable {
 
     /// One per-channel histogram.
     public struct Histogram: Codable, Sendable {
+        /// `R`, `G` or `B` (both greens of a Bayer pattern together).
         public var channel: String
+        /// Sample counts in equal steps from black to white, darkest first; clipped samples are in the last bin.
         public var bins: [Int]
+        /// Samples at or above the white level, as a fraction of ``sampleCount``.
         public var clippedFraction: Double
+        /// Samples at or above the white level.
+        public var clippedCount: Int
+        /// Samples counted (the channel's photosites in the active area).
+        public var sampleCount: Int
     }
 
     public var file: String
@@ -110,6 +119,11 @@ public struct InspectReport: Codable, Sendable {
 
     /// Builds the report for `decoded`, read from `file` of `fileSize` bytes; computes the histograms.
     public init(file: String, fileSize: Int, decoded: DecodedRaw) {
+        self.init(file: file, fileSize: fileSize, decoded: decoded, digest: InputFile.checkDigest(of: decoded))
+    }
+
+    /// Builds the report with the result of the NewRawImageDigest check already known.
+    init(file: String, fileSize: Int, decoded: DecodedRaw, digest: InputFile.DigestCheck) {
         self.file = file
         self.fileSize = fileSize
         let linear = (try? decoded.applyingLinearization()) ?? decoded
@@ -156,7 +170,8 @@ public struct InspectReport: Codable, Sendable {
             compression: info.storage.compression.map { compression in
                 compression == .jpeg ? "lossless JPEG" : compression.description
             },
-            layout: info.storage.layout, location: info.storage.path.isEmpty ? nil : info.storage.path)
+            layout: info.storage.layout, location: info.storage.path.isEmpty ? nil : info.storage.path,
+            rawImageDigest: digest == .absent ? nil : digest.rawValue)
         previews = info.previews.map {
             Preview(
                 location: $0.path, width: $0.width, height: $0.height, kind: $0.kind.description,
@@ -176,7 +191,13 @@ public struct InspectReport: Codable, Sendable {
         add(
             "Format:",
             [storage.container, storage.byteOrder.map { "\($0)-endian" }].compactMap { $0 }.joined(separator: ", "))
-        let name = camera.uniqueCameraModel ?? [camera.make, camera.model].compactMap { $0 }.joined(separator: " ")
+        // Make and Model are what the camera calls itself; UniqueCameraModel (the colour profile's key) is shown
+        // too when it says something else.
+        let makeModel = [camera.make, camera.model].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        var name = makeModel.isEmpty ? (camera.uniqueCameraModel ?? "") : makeModel
+        if let unique = camera.uniqueCameraModel, !makeModel.isEmpty, unique != makeModel {
+            name += " (profile \"\(unique)\")"
+        }
         add("Camera:", [name, camera.serialNumber.map { "serial \($0)" }].compactMap { $0 }.joined(separator: ", "))
         add("Lens:", camera.lens)
         let exposureParts: [String?] = [
@@ -187,10 +208,15 @@ public struct InspectReport: Codable, Sendable {
         add("Exposure:", exposureParts.compactMap { $0 }.joined(separator: "  "))
         add("Captured:", exposure.captureTime)
         add("Orientation:", exposure.orientation)
-        let bits =
-            image.storedBitsPerSample == image.bitsPerSample
-            ? "\(image.bitsPerSample)-bit"
-            : "\(image.storedBitsPerSample)-bit stored, \(image.bitsPerSample)-bit linear"
+        let bits: String
+        if image.linearizationTableEntries != nil {
+            bits = "\(image.storedBitsPerSample)-bit stored, \(image.bitsPerSample)-bit linear"
+        } else if image.storedBitsPerSample != image.bitsPerSample {
+            // 10…14-bit data in 16-bit containers, WhiteLevel giving the range (DNG allows both forms).
+            bits = "\(image.bitsPerSample)-bit in \(image.storedBitsPerSample)-bit samples"
+        } else {
+            bits = "\(image.bitsPerSample)-bit"
+        }
         add("Image:", "\(image.width)×\(image.height), \(bits), " + (image.pattern.map { "CFA \($0)" } ?? "linear RGB"))
         add("Active area:", "\(image.activeArea)   default crop: \(image.defaultCrop)")
         add(
@@ -207,6 +233,12 @@ public struct InspectReport: Codable, Sendable {
             "Storage:",
             [storage.compression, storage.layout, storage.location.map { "in \($0)" }].compactMap { $0 }
                 .joined(separator: ", "))
+        add(
+            "Digest:",
+            storage.rawImageDigest.map {
+                $0 == "verified"
+                    ? "NewRawImageDigest verified" : "NewRawImageDigest MISMATCH: the raw data is damaged"
+            })
         add(
             "Previews:",
             previews.isEmpty
@@ -234,6 +266,8 @@ public struct InspectReport: Codable, Sendable {
 
 extension InspectReport.Histogram {
     init(_ histogram: ChannelHistogram) {
-        self.init(channel: histogram.channel, bins: histogram.bins, clippedFraction: histogram.clippedFraction)
+        self.init(
+            channel: histogram.channel, bins: histogram.bins, clippedFraction: histogram.clippedFraction,
+            clippedCount: histogram.clippedCount, sampleCount: histogram.sampleCount)
     }
 }

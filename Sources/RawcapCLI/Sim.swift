@@ -9,9 +9,10 @@ extension RawcapCommand {
             discussion: """
                 The emulated camera is a strict PTP camera with a synthetic sensor: it photographs a test chart \
                 through its ISO, shutter, aperture and exposure bias, stores TIFF/EP raw files (and JPEGs with \
-                RAW+JPEG) on a memory card, and announces them with events. `--camera sim` on any camera command \
-                uses it in process.
+                RAW+JPEG) on a memory card, and announces them with events. `rawcap sim serve` puts it on the \
+                network for any PTP/IP client, `rawcap sim usb -- COMMAND` plugs it into a fake USB bus for one \
+                program, and `--camera sim` on any camera command uses it in process.
                 """,
-            subcommands: [USB.self])
+            subcommands: [Serve.self, USB.self])
     }
 }

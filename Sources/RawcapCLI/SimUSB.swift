@@ -41,10 +41,23 @@ extension RawcapCommand.Sim {
                     return try await ForegroundChild.run(command, environment: testbed.childEnvironment)
                 }
             } catch let error as FakeUSBError {
-                FileHandle.standardError.write(Data("rawcap sim usb: \(error)\n".utf8))
-                throw ExitCode(error.code == .umockdevMissing ? 69 : 71)
+                StandardError.print("rawcap sim usb: \(Self.message(for: error))")
+                // EX_UNAVAILABLE: umockdev or the program is missing; anything else failed setting up the bus.
+                throw error.code == .umockdevMissing || error.code == .childFailed ? ExitCode(69) : ExitCode(74)
             }
             throw ExitCode(status)
+        }
+
+        /// One line for the user: what is missing and how to get it.
+        static func message(for error: FakeUSBError) -> String {
+            switch error.code {
+            case .umockdevMissing:
+                "the fake USB bus needs umockdev (sudo apt-get install umockdev; make deps installs it): \(error)"
+            case .childFailed:
+                "cannot run the program: \(error.detail)"
+            default:
+                "cannot set up the fake USB bus: \(error)"
+            }
         }
     }
 }

@@ -75,6 +75,13 @@ import Testing
         }
     }
 
+    @Test func theClockIsSetFromTheHost() async throws {
+        try await Self.withCamera { settings, _ in
+            let states = try await settings.set([PropertyAssignment(name: "datetime", value: "2031-01-02T03:04:05")])
+            #expect(states.first?.value?.hasPrefix("20310102T0304") == true)
+        }
+    }
+
     @Test func rawCodesSetPlainNumbers() async throws {
         try await Self.withCamera { settings, _ in
             try await settings.set([PropertyAssignment(name: "0x5005", value: "6")])
@@ -119,7 +126,8 @@ import Testing
     }
 
     @Test func aCameraRefusalBecomesARefusedError() async throws {
-        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) { settings, _ in
+        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) {
+            settings, _ in
             let error = await #expect(throws: CameraControlError.self) {
                 try await settings.set([PropertyAssignment(name: "iso", value: "800")])
             }
@@ -157,8 +165,29 @@ import Testing
         }
     }
 
+    @Test func aCancelledBracketStillRestores() async throws {
+        try await Self.withCamera { settings, _ in
+            let saved = try await settings.snapshot(["ev"])
+            let started = AsyncStream<Void>.makeStream()
+            let bracket = Task {
+                try await settings.preserving(saved) {
+                    try await settings.set([PropertyAssignment(name: "ev", value: "+2")])
+                    started.continuation.yield()
+                    // Stands for a long exposure: ends only by cancellation.
+                    try await Task.sleep(for: .seconds(60))
+                }
+            }
+            for await _ in started.stream { break }
+            bracket.cancel()
+            await #expect(throws: CancellationError.self) { try await bracket.value }
+            let bias = try await Self.raw(settings, .exposureBiasCompensation)
+            #expect(bias == .int16(0))
+        }
+    }
+
     @Test func aRestoreTheCameraRefusesSaysWhichPropertiesWereLeft() async throws {
-        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) { settings, _ in
+        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) {
+            settings, _ in
             let saved = try await settings.snapshot(["iso", "wb"])
             // The first SetDevicePropValue is refused (busy); this assignment is refused, so set through raw PTP.
             try? await settings.session.setDevicePropValue(.exposureIndex, .uint16(800))
@@ -168,7 +197,8 @@ import Testing
             #expect(try await Self.raw(settings, .exposureIndex) == .uint16(100))
             #expect(try await Self.raw(settings, .whiteBalance) == .uint16(2))
         }
-        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) { settings, _ in
+        try await Self.withCamera(faults: [EmulatorFault(.busy(count: 1, operation: .setDevicePropValue))]) {
+            settings, _ in
             let saved = SettingsSnapshot(entries: [
                 .init(definition: try settings.definition(named: "iso"), value: .uint16(800)),
                 .init(definition: try settings.definition(named: "wb"), value: .uint16(6)),

@@ -103,7 +103,21 @@ import Testing
             try PropertyValueStyle.number(unit: nil).resolve("300", descriptor: desc)
         }
         #expect(error?.detail.contains("UINT8") == true)
-        #expect(throws: CameraControlError.self) { try PropertyValueStyle.number(unit: nil).resolve("-1", descriptor: desc) }
+        #expect(throws: CameraControlError.self) {
+            try PropertyValueStyle.number(unit: nil).resolve("-1", descriptor: desc)
+        }
+    }
+
+    @Test func dateTimesAreCheckedBeforeTheyReachTheCamera() throws {
+        let desc = DevicePropDesc(
+            propertyCode: .dateTime, dataType: .string, factoryDefaultValue: .string(""), currentValue: .string(""))
+        let style = PropertyValueStyle.dateTime
+        #expect(try style.resolve("2026-11-22T07:05:09", descriptor: desc) == .string("20261122T070509"))
+        #expect(try style.resolve("20261122T070509", descriptor: desc) == .string("20261122T070509"))
+        let now = try #require(try style.resolve("now", descriptor: desc).stringValue)
+        #expect(now.count == 15 && now.dropFirst(8).first == "T")
+        #expect(throws: CameraControlError.self) { try style.resolve("yesterday", descriptor: desc) }
+        #expect(throws: CameraControlError.self) { try style.resolve("2026-13-40T99:00:00", descriptor: desc) }
     }
 
     @Test func assignmentsSplitAtTheFirstEquals() throws {
@@ -123,11 +137,72 @@ import Testing
         #expect(try catalog.definition(named: "0x5005", vendor: generic).code == .whiteBalance)
         #expect(try catalog.definition(named: "0x5005", vendor: generic).name == "0x5005")
         // 0xD001 is rawcap's generic bit depth, not a Nikon property.
-        let error = #expect(throws: CameraControlError.self) { try catalog.definition(named: "bitdepth", vendor: .nikon) }
+        let error = #expect(throws: CameraControlError.self) {
+            try catalog.definition(named: "bitdepth", vendor: .nikon)
+        }
         #expect(error?.code == .unknownProperty)
         #expect(error?.allowed.contains("iso") == true)
         #expect(error?.allowed.contains("bitdepth") == false)
         #expect(catalog.definition(for: DevicePropertyCode(rawValue: 0xD002), vendor: .nikon) == nil)
         #expect(catalog.definition(for: DevicePropertyCode(rawValue: 0xD002), vendor: generic)?.name == "target")
+    }
+
+    /// Descriptors at the edges of every integer type and texts people (and fuzzers) type: formatting and parsing
+    /// never trap, and whatever resolves is a value the descriptor allows.
+    @Test func hostileDescriptorsAndTextsNeverTrap() throws {
+        let styles: [PropertyValueStyle] = [
+            .number(unit: nil), .hundredths(prefix: "f/", suffix: ""), .iso, .exposureTime, .exposureBias,
+            .choices([.init(1, "one")]), .text, .dateTime,
+        ]
+        let texts = [
+            "", " ", "0", "-0", "1", "-1", "+1", "1/0", "0/0", "-1/3", "1/-3", "//", "1/2/3", "nan", "inf", "-inf",
+            "1e308", "-1e308", "9223372036854775807", "-9223372036854775808", "99999999999999999999", "0x", "0xFFFF",
+            "0x8000000000000000", "f/", "f/0", "auto", "bulb", "one", "1 1 1", "1+", "+", "-", "−1/3", "🙂",
+        ]
+        let edges: [(DataTypeCode, PTPValue, PTPValue)] = [
+            (.int8, .int8(.min), .int8(.max)), (.uint8, .uint8(.min), .uint8(.max)),
+            (.int16, .int16(.min), .int16(.max)), (.uint16, .uint16(.min), .uint16(.max)),
+            (.int32, .int32(.min), .int32(.max)), (.uint32, .uint32(.min), .uint32(.max)),
+            (.int64, .int64(.min), .int64(.max)), (.uint64, .uint64(.min), .uint64(.max)),
+        ]
+        var descriptors: [DevicePropDesc] = []
+        for (type, low, high) in edges {
+            for step in [low, high, try PTPValue(1, as: type), try PTPValue(0, as: type)] {
+                descriptors.append(
+                    DevicePropDesc(
+                        propertyCode: .exposureBiasCompensation, dataType: type, factoryDefaultValue: low,
+                        currentValue: high, form: .range(minimum: low, maximum: high, step: step)))
+            }
+            descriptors.append(
+                DevicePropDesc(
+                    propertyCode: .exposureBiasCompensation, dataType: type, factoryDefaultValue: low,
+                    currentValue: high, form: .range(minimum: high, maximum: low, step: high)))
+            descriptors.append(
+                DevicePropDesc(
+                    propertyCode: .exposureBiasCompensation, dataType: type, factoryDefaultValue: low,
+                    currentValue: high, form: .enumeration([low, high])))
+            descriptors.append(
+                DevicePropDesc(
+                    propertyCode: .exposureBiasCompensation, dataType: type, factoryDefaultValue: low,
+                    currentValue: high))
+        }
+        descriptors.append(
+            DevicePropDesc(
+                propertyCode: .artist, dataType: .string, factoryDefaultValue: .string(""),
+                currentValue: .string("\u{0}x")))
+        for descriptor in descriptors {
+            for style in styles {
+                _ = PropertyState(
+                    PropertyDefinition(name: "x", code: descriptor.propertyCode, style: style, summary: ""),
+                    descriptor: descriptor, vendor: nil)
+                for text in texts {
+                    guard let value = try? style.resolve(text, descriptor: descriptor) else { continue }
+                    #expect(value.dataType == descriptor.dataType)
+                    if case .enumeration(let allowed) = descriptor.form {
+                        #expect(allowed.contains(value), "\(text) → \(value)")
+                    }
+                }
+            }
+        }
     }
 }

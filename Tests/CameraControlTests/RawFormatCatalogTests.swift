@@ -6,9 +6,10 @@ import WireFormat
 /// The raw format catalog from DeviceInfo and DevicePropDesc bytes, as a camera sends them.
 @Suite struct RawFormatCatalogTests {
     /// DeviceInfo decoded from its wire bytes.
-    static func info(vendor: VendorExtensionID = VendorExtensionID(rawValue: 0), manufacturer: String = "rawcap",
-        captureFormats: [UInt16]) throws -> DeviceInfo
-    {
+    static func info(
+        vendor: VendorExtensionID = VendorExtensionID(rawValue: 0), manufacturer: String = "rawcap",
+        captureFormats: [UInt16]
+    ) throws -> DeviceInfo {
         let encoded = DeviceInfo(
             vendorExtensionID: vendor, captureFormats: captureFormats.map(ObjectFormatCode.init(rawValue:)),
             manufacturer: manufacturer, model: "Test"
@@ -25,7 +26,8 @@ import WireFormat
 
     @Test func tiffEPWithBitDepthsOffersBayerAtEachDepthHighestFirst() throws {
         let catalog = RawFormatCatalog(
-            deviceInfo: try Self.info(captureFormats: [0x3801, 0x3802]), bitDepth: try Self.bitDepth([12, 14], current: 12))
+            deviceInfo: try Self.info(captureFormats: [0x3801, 0x3802]),
+            bitDepth: try Self.bitDepth([12, 14], current: 12))
         #expect(catalog.formats == [.bayer14, .bayer12, .linear, .jpeg])
         let choice = try catalog.choose(.auto)
         #expect(choice.offer.format == .bayer14)

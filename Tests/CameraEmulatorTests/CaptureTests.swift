@@ -1,4 +1,5 @@
 import CameraEmulator
+import Dispatch
 import PTP
 import RawImage
 import Testing
@@ -96,8 +97,12 @@ import Testing
     }
 
     @Test func otherOperationsAreAnsweredWhileAShotDevelops() async throws {
-        // A sensor large enough that developing takes a while in a debug build.
-        let camera = try EmulatedCamera(configuration: .init(sensorWidth: 1600, sensorHeight: 1200))
+        // The shot's development waits at a gate (the render queue is the emulator's own thread, not the test's
+        // pool), so "while a shot develops" does not depend on how fast this machine renders.
+        let gate = DispatchSemaphore(value: 0)
+        var configuration = EmulatedCamera.Configuration(sensorWidth: 96, sensorHeight: 64)
+        configuration.renderedFrameHandler = { _ in gate.wait() }
+        let camera = try EmulatedCamera(configuration: configuration)
         let link = EmulatorLink.usb(camera)
         let session = PTPSession(transport: link.transport)
         try await session.openSession()
@@ -110,6 +115,7 @@ import Testing
         }
         // Not announced yet: not there.
         #expect(try await session.getNumObjects(format: .tiffEP) == 0)
+        gate.signal()
         await camera.waitForCapture()
         #expect(try await session.getNumObjects(format: .tiffEP) == 1)
         await link.close()

@@ -47,7 +47,7 @@ import Testing
     @Test(arguments: Reach.allCases, CameraModel.all)
     func everyPropertyGetsAndSets(reach: Reach, model: CameraModel) async throws {
         let link = try await reach.connect(try smallCamera(model: model))
-        let session = PTPSession(transport: link.transport)
+        let session = Reach.session(link)
         try await session.openSession()
         try await Self.exerciseEveryProperty(session)
         await link.close()

@@ -11,7 +11,7 @@ import Testing
     func eachQualityStoresItsObjects(reach: Reach, quality: UInt8) async throws {
         let expected = try #require(Self.cases.first { $0.0 == quality }?.1)
         let link = try await reach.connect(try smallCamera(width: 160, height: 120))
-        let session = PTPSession(transport: link.transport)
+        let session = Reach.session(link)
         try await session.openSession()
         try await session.setDevicePropValue(.compressionSetting, .uint8(quality))
         let handles = try await shoot(session)

@@ -98,10 +98,14 @@ import Testing
         try RGBTIFFWriter.write(try Self.image(), metadata: Self.metadata, to: path)
         let result = try Subprocess.run(
             exiftool,
-            ["-s", "-n", "-ExposureTime", "-FNumber", "-ISO", "-FocalLength", "-DateTimeOriginal", "-XResolution", path])
+            [
+                "-s", "-n", "-ExposureTime", "-FNumber", "-ISO", "-FocalLength", "-DateTimeOriginal", "-XResolution",
+                path,
+            ])
         #expect(result.status == 0)
-        let lines = Set(result.output.split(separator: "\n").map { $0.split(separator: " ").filter { !$0.isEmpty } }
-            .map { $0.joined(separator: " ") })
+        let lines = Set(
+            result.output.split(separator: "\n").map { $0.split(separator: " ").filter { !$0.isEmpty } }
+                .map { $0.joined(separator: " ") })
         #expect(lines.contains("ExposureTime : 0.004"))
         #expect(lines.contains("FNumber : 5.6"))
         #expect(lines.contains("ISO : 400"))

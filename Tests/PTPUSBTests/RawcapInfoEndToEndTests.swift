@@ -59,7 +59,7 @@ import Testing
         #expect(
             Set(json.keys) == [
                 "camera", "device", "storages", "operations", "events", "properties", "captureFormats", "imageFormats",
-                "notes",
+                "notes", "rawFormats", "rawFormatAuto",
             ])
         let camera = try #require(json["camera"] as? [String: Any])
         #expect(camera["selector"] as? String == "usb:001:003")
@@ -171,12 +171,10 @@ import Testing
         #expect(result.errorOutput.contains("transactionIDMismatch during GetStorageIDs"))
     }
 
-    @Test func transportsNotBuiltInYetExit69() async throws {
-        // PTP/IP and replay are built in (RawcapCLITests/PTPIPEndToEndTests); the emulated camera is not yet.
-        for camera in ["sim"] {
-            let result = try Subprocess.run(try Self.rawcap(), ["info", "--camera", camera])
-            #expect(result.status == 69, "\(camera)")
-            #expect(result.errorOutput.contains("is not available yet"), "\(camera)")
-        }
+    @Test func theEmulatedCameraAnswersInfo() async throws {
+        // Every reach is built in now: `sim` is the emulated camera in process, through USB framing.
+        let result = try Subprocess.run(try Self.rawcap(), ["info", "--camera", "sim"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.contains("Emulated Camera"))
     }
 }

@@ -2,7 +2,7 @@ import PTP
 import WireFormat
 
 /// libFuzzer entry point for PTP datasets and values: the first byte picks the parser and the quirks, the rest is
-/// the data phase.
+/// the data phase. Selector bit 0x40 picks the vendor table (Canon EOS, Nikon, Sony, Fujifilm; see `fuzzVendor`).
 ///
 /// Any `WireError` is a correct outcome. Without quirks, a decoded value must survive an encode and decode
 /// unchanged; with quirks, its encoding must still decode without them.
@@ -12,6 +12,10 @@ public func fuzzPTPDatasets(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
     let selector = data[0]
     let bytes = [UInt8](UnsafeBufferPointer(start: data + 1, count: size - 1))
     let quirks: PTPQuirks = selector & 0x80 != 0 ? [.wideEightBitEnumerations, .unterminatedStrings] : []
+    if selector & 0x40 != 0 {
+        fuzzVendor(selector & 0x0F, bytes, quirks)
+        return 0
+    }
     switch selector & 0x0F {
     case 0: check(DeviceInfo.self, bytes, quirks)
     case 1: check(StorageInfo.self, bytes, quirks)
@@ -52,6 +56,41 @@ public func fuzzPTPDatasets(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
         }
     }
     return 0
+}
+
+/// The vendor decoders (Sources/PTP/Vendors), selected by the low nibble of a selector with bit 0x40 set.
+func fuzzVendor(_ selector: UInt8, _ bytes: [UInt8], _ quirks: PTPQuirks) {
+    switch selector {
+    case 0: check(CanonEOSEventList.self, bytes, quirks)
+    case 1: check(NikonEventList.self, bytes, quirks)
+    case 2: check(SonyAllDevicePropData.self, bytes, quirks)
+    case 3: check(SonyDevicePropDesc.self, bytes, quirks)
+    case 4: check(FujifilmPropertyChangeList.self, bytes, quirks)
+    case 5: check(CanonEOSPropertyValue.self, bytes, quirks)
+    case 7: check(NikonEventListEx.self, bytes, quirks)
+    case 6:
+        // Family identification: two bytes of USB vendor ID, then a DeviceInfo. It must name a family and never trap.
+        guard bytes.count >= 2, let info = try? DeviceInfo(ptpEncoded: Array(bytes.dropFirst(2)), quirks: quirks) else {
+            return
+        }
+        let vendor = USBVendorID(rawValue: UInt16(bytes[0]) | UInt16(bytes[1]) << 8)
+        let identification = CameraFamily.identify(info, usbVendorID: vendor)
+        if identification.family != .generic,
+            !info.operationsSupported.contains(where: {
+                identification.family.markerOperations.contains($0)
+            })
+        {
+            fatalError("\(identification.family) chosen without its marker operation")
+        }
+    default:
+        // Every vendor decoder on the same bytes: none may trap.
+        for type in [
+            CanonEOSEventList.self, NikonEventList.self, SonyAllDevicePropData.self, SonyDevicePropDesc.self,
+            FujifilmPropertyChangeList.self, CanonEOSPropertyValue.self, NikonEventListEx.self,
+        ] as [any PTPDataset.Type] {
+            _ = try? type.init(ptpEncoded: bytes, quirks: quirks)
+        }
+    }
 }
 
 /// Decodes `bytes` as `T`; a success must round-trip (exactly without quirks, and decodably with them).

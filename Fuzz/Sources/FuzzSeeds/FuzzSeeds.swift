@@ -22,6 +22,7 @@ struct FuzzSeeds {
         case "FuzzPTPTransport": seeds = PTPSeeds.transport()
         case "FuzzLJ92": seeds = try LJ92Seeds.streams()
         case "FuzzPcap": seeds = try pcapSeeds()
+        case "FuzzRawFile": seeds = try RawFileSeeds.files()
         default:
             print("FuzzSeeds: no seeds for \(arguments[1])")
             exit(64)

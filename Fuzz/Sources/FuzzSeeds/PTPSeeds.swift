@@ -130,6 +130,7 @@ enum PTPSeeds {
             ("string", [8, 3, 0x61, 0, 0x62, 0, 0, 0]),
             ("date", [9] + Array("20120202T141654.0+0130".utf8)),
         ]
+        seeds += vendorDatasets()
         let values: [PTPValue] = [
             .int8(-1), .uint16(400), .int64(-4), .uint128(PTPRaw128(low: 1, high: 2)),
             .array(.uint32, [.uint32(1), .uint32(2)]), .string("ISO"),
@@ -176,6 +177,74 @@ enum PTPSeeds {
             (
                 "ptpip-data-out",
                 [0x90] + ack + PTPIPPacket.operationResponse(code: .ok, transactionID: 5, parameters: []).ptpipEncoded
+            ),
+        ]
+    }
+
+    /// The vendor decoders' seeds (selector bit 0x40): one reply of each kind, built with the vendor encoders.
+    static func vendorDatasets() -> [(String, [UInt8])] {
+        let canon = CanonEOSEventList([
+            .objectAdded(
+                CanonEOSObjectAdded(
+                    handle: ObjectHandle(rawValue: 0x9190_0001), storageID: StorageID(rawValue: 0x0001_0001),
+                    format: ObjectFormatCode(0xB103), byteCount: 1000, parent: ObjectHandle(rawValue: 0x9090_0000),
+                    filename: "IMG_0001.CR2")),
+            .objectAdded(
+                CanonEOSObjectAdded(
+                    code: EventCode.Canon.objectAddedEx64, handle: ObjectHandle(rawValue: 2),
+                    storageID: StorageID(rawValue: 1), format: ObjectFormatCode(0xB108), byteCount: 5,
+                    parent: ObjectHandle(rawValue: 3), secondHandle: ObjectHandle(rawValue: 4), filename: "A.CR3")),
+            .requestObjectTransfer(
+                CanonEOSTransferRequest(
+                    handle: ObjectHandle(rawValue: 0x9190_0002), format: ObjectFormatCode(0xB103), byteCount: 2000,
+                    filename: "IMG_0002.CR2")),
+            .propertyChanged(
+                CanonEOSPropertyChange(property: DevicePropertyCode.Canon.eosISOSpeed, value: [0x48, 0, 0, 0])),
+            .availableListChanged(
+                CanonEOSAvailableList(property: DevicePropertyCode.Canon.eosISOSpeed, uint32Values: [0x48, 0x50])),
+            .unknown(type: 0xC18B, payload: [1, 0, 0, 0]),
+        ])
+        let nikon = NikonEventList([
+            .init(code: EventCode.Nikon.objectAddedInSdram, parameter: 0xFFFF_0001),
+            .init(code: EventCode.Nikon.captureCompleteRecInSdram, parameter: 0),
+        ])
+        let iso = SonyDevicePropDesc(
+            propertyCode: DevicePropertyCode.Sony.iso, dataType: .uint32, factoryDefaultValue: .uint32(0),
+            currentValue: .uint32(100), form: .enumeration([.uint32(100), .uint32(200)]),
+            secondaryValues: [.uint32(100)])
+        let pending = SonyDevicePropDesc(
+            propertyCode: DevicePropertyCode.Sony.objectInMemory, dataType: .uint16, getSet: 0,
+            factoryDefaultValue: .uint16(0), currentValue: .uint16(0x8001))
+        let compensation = SonyDevicePropDesc(
+            propertyCode: DevicePropertyCode.Sony.exposureCompensation, dataType: .int16, isEnabledFlag: 2,
+            factoryDefaultValue: .int16(0), currentValue: .int16(0),
+            form: .range(minimum: .int16(-300), maximum: .int16(300), step: .int16(333)))
+        let fuji = FujifilmPropertyChangeList([.init(property: DevicePropertyCode(rawValue: 0xD222), value: 1)])
+        let nikonInfo = DeviceInfo(
+            vendorExtensionID: .mtp, operationsSupported: [OperationCode.Nikon.initiateCaptureRecInSdram],
+            manufacturer: "Nikon Corporation", model: "Z 8")
+        return [
+            ("vendor-canon-events", [0x40] + canon.ptpEncoded),
+            ("vendor-canon-terminator", [0x40, 8, 0, 0, 0, 0, 0, 0, 0]),
+            ("vendor-nikon-events", [0x41] + nikon.ptpEncoded),
+            ("vendor-sony-all", [0x42] + SonyAllDevicePropData([pending, iso, compensation]).ptpEncoded),
+            ("vendor-sony-desc", [0x43] + iso.ptpEncoded),
+            ("vendor-fujifilm-changes", [0x44] + fuji.ptpEncoded),
+            (
+                "vendor-canon-set-property",
+                [0x45]
+                    + CanonEOSPropertyValue(property: DevicePropertyCode.Canon.eosCaptureDestination, uint32: 4)
+                    .ptpEncoded
+            ),
+            ("vendor-family-nikon", [0x46, 0xB0, 0x04] + nikonInfo.ptpEncoded),
+            (
+                "vendor-nikon-events-ex",
+                [0x47]
+                    + NikonEventListEx([
+                        .init(code: EventCode.Nikon.objectAddedInSdram, parameters: [0xFFFF_0001]),
+                        .init(code: .devicePropChanged, parameters: [0x5007, 2]),
+                        .init(code: .captureComplete, parameters: []),
+                    ]).ptpEncoded
             ),
         ]
     }

@@ -1,21 +1,197 @@
 import CameraEmulator
+import FakeUSB
+import Foundation
 import PTP
+import PTPIP
+import PTPRecord
+import PTPUSB
 import RawImage
 
-/// The ways a test reaches the emulated camera in process: over USB framing or PTP/IP framing, in memory.
+/// The ways a test reaches the emulated camera: over USB framing or PTP/IP framing in memory, and through the
+/// real links, libusb on umockdev's fake bus and TCP on loopback.
 enum Reach: String, CaseIterable, Sendable, CustomStringConvertible {
     case usb
     case ptpip
+    /// libusb in this process (the umockdev preload is linked into the test binary) driving the camera on a fake
+    /// USB bus: the production `LibUSBPipe` under `PTPUSBTransport`.
+    case fakeUSB
+    /// `PTPIPConnector` over loopback TCP to a `PTPIPListener` serving the camera, as `rawcap sim serve` does.
+    case tcp
+
+    /// The in-memory reaches: quick, and what the fault tests' expectations are written for. The real links serve
+    /// the camera from this process, so only serialized suites use them (RecordedSessionTests).
+    static var allCases: [Reach] { [.usb, .ptpip] }
 
     var description: String { rawValue }
 
-    func connect(_ camera: EmulatedCamera) async throws -> EmulatorLink {
+    /// A session on `link` whose answers may take 30 s: the fake-USB and TCP reaches serve the camera from this
+    /// process, whose two pool threads CPU-bound tests elsewhere can hold for seconds.
+    static func session(_ link: EmulatorLink) -> PTPSession {
+        PTPSession(transport: link.transport, configuration: .init(timeout: .seconds(30)))
+    }
+
+    /// The reaches whose traffic a ``PcapngRecorder`` can record, at the seam `--record` uses.
+    static let recordable: [Reach] = [.usb, .fakeUSB, .tcp]
+
+    /// Connects to `camera`; with `recorder`, the host's traffic is recorded (not for the in-memory PTP/IP reach).
+    func connect(_ camera: EmulatedCamera, recorder: PcapngRecorder? = nil) async throws -> EmulatorLink {
         switch self {
         case .usb:
-            EmulatorLink.usb(camera, transportConfiguration: .init(recoveryTimeout: .milliseconds(500)))
+            guard let recorder else {
+                return EmulatorLink.usb(camera, transportConfiguration: .init(recoveryTimeout: .milliseconds(500)))
+            }
+            return try await EmulatorLink.usb(
+                camera, transportConfiguration: .init(recoveryTimeout: .milliseconds(500))
+            ) { pipe in try await RecordingBulkPipe.start(wrapping: pipe, recorder: recorder) }
         case .ptpip:
-            try await EmulatorLink.ptpip(camera)
+            precondition(recorder == nil, "the in-memory PTP/IP reach is not recordable")
+            return try await EmulatorLink.ptpip(camera)
+        case .fakeUSB:
+            // Recorded events must fit one interrupt transfer: PTPRecord does not yet stitch an event split over
+            // several (RecordedSessionTests.eventsSplitOverInterruptPacketsDoNotLoadYet).
+            return try await FakeUSBReach.open(
+                camera, recorder: recorder, interruptPacketSize: recorder == nil ? 8 : 64)
+        case .tcp:
+            return try await Self.tcp(camera, recorder: recorder)
         }
+    }
+
+    private static func tcp(_ camera: EmulatedCamera, recorder: PcapngRecorder?) async throws -> EmulatorLink {
+        let server = PTPIPServer(
+            responder: camera, configuration: .init(device: .init(friendlyName: camera.model.model)))
+        let listener = try PTPIPListener(address: .loopback(port: 0), server: server)
+        let running = Task { await listener.run() }
+        let transport: PTPIPTransport
+        do {
+            // Generous: the server runs in this process, whose pool CPU-bound tests elsewhere can hold.
+            var options = PTPIPConnector.Options(connectTimeout: .seconds(30), handshakeTimeout: .seconds(30))
+            if let recorder {
+                options.wrapStream = { stream, _ in
+                    try await RecordingByteStream.start(
+                        wrapping: stream, recorder: recorder,
+                        client: TCPEndpoint(address: stream.localAddress.addressBytes, port: stream.localAddress.port),
+                        server: TCPEndpoint(
+                            address: stream.remoteAddress.addressBytes, port: stream.remoteAddress.port),
+                        side: .client)
+                }
+            }
+            transport = try await PTPIPConnector.connect(
+                to: PTPIPAddress(host: "127.0.0.1", port: listener.localAddress.port), options: options)
+        } catch {
+            await listener.stop()
+            await running.value
+            throw error
+        }
+        return EmulatorLink(transport: transport, camera: camera) {
+            await transport.close()
+            await listener.stop()
+            await running.value
+        }
+    }
+}
+
+/// The camera on umockdev's fake bus, opened with libusb in this process. The testbed lives (and holds the
+/// one-testbed-per-process gate) until the link is closed.
+enum FakeUSBReach {
+    /// `interruptPacketSize` is the interrupt endpoint's wMaxPacketSize: 8 (like Canon's) splits every event over
+    /// several transfers.
+    static func open(
+        _ camera: EmulatedCamera, recorder: PcapngRecorder? = nil, interruptPacketSize: Int = 8
+    ) async throws -> EmulatorLink {
+        let closed = Latch()
+        return try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<EmulatorLink, any Error>) in
+            Task {
+                do {
+                    try await FakeUSBTestbed.withTestbed { testbed in
+                        try testbed.requirePreload()
+                        let model = camera.model
+                        let device = try testbed.addCamera(
+                            .init(
+                                manufacturer: model.manufacturer, product: model.model,
+                                serialNumber: model.serialNumber,
+                                interruptMaxPacketSize: interruptPacketSize),
+                            responder: camera)
+                        device.start()
+                        let context = try await LibUSBContext.make()
+                        let info = try USBCameraSelector.onlyCamera.select(from: try await context.cameras())
+                        let pipe = try await LibUSBPipe.open(info, in: context)
+                        var hostPipe: any USBBulkPipe = pipe
+                        if let recorder {
+                            hostPipe = try await RecordingBulkPipe.start(
+                                wrapping: pipe, recorder: recorder,
+                                identity: USBDeviceIdentity(
+                                    busNumber: UInt16(info.busNumber), deviceAddress: info.deviceAddress,
+                                    vendorID: info.vendorID, productID: info.productID))
+                        }
+                        let transport = PTPUSBTransport(
+                            pipe: hostPipe, configuration: .init(recoveryTimeout: .milliseconds(500)))
+                        continuation.resume(
+                            returning: EmulatorLink(transport: transport, camera: camera) { await closed.wait() })
+                        await closed.waitUntilRequested()
+                        await transport.close()
+                        await pipe.close()
+                    }
+                    await camera.connectionClosed()
+                    closed.finish()
+                } catch {
+                    // Before the link was handed out (no umockdev, no device): the caller gets the error.
+                    continuation.resume(throwing: error)
+                    closed.finish()
+                }
+            }
+        }
+    }
+}
+
+/// Close requested → the testbed goes → close returns.
+private final class Latch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requested = false
+    private var finished = false
+    private var requestWaiter: CheckedContinuation<Void, Never>?
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Asks the owner to tear down, and waits until it has.
+    func wait() async {
+        let waiter = lock.withLock {
+            requested = true
+            defer { requestWaiter = nil }
+            return requestWaiter
+        }
+        waiter?.resume()
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if finished {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                finishWaiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    func waitUntilRequested() async {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if requested {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                requestWaiter = continuation
+                lock.unlock()
+            }
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        finished = true
+        let waiters = finishWaiters
+        finishWaiters = []
+        lock.unlock()
+        for waiter in waiters { waiter.resume() }
     }
 }
 

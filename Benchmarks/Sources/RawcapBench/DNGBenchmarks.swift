@@ -1,0 +1,84 @@
+import DNG
+import Foundation
+import RawImage
+
+/// Writing a 6000 × 4000 14-bit RGGB frame as a DNG file (thumbnail, EXIF, colour tags; raw digest on unless the
+/// row says otherwise), uncompressed and lossless, on one thread and on all cores, against a plain write of the
+/// same 48 MB through the same `OutputFile` path (temporary file, `write`, `fsync`, publish, folder `fsync`).
+///
+/// Targets: uncompressed at least 0.8 × the plain write; lossless at least 400 MB/s of 16-bit input with both
+/// cores. Every row deletes its file again, inside the timing, as the reference row does.
+enum DNGBenchmarks: BenchmarkGroup {
+    static let name = "DNG"
+
+    static func makeRows(options: BenchmarkOptions) throws -> [BenchmarkRow] {
+        let width = options.frameWidth
+        let height = options.frameHeight
+        let samples = SyntheticFrame.bayer(width: width, height: height, bitsPerSample: 14, seed: 7)
+        let frame = try RawFrame(
+            width: width, height: height, bitsPerSample: 14, samples: samples, cfa: .rggb,
+            blackLevels: [1023, 1023, 1023, 1023], whiteLevel: 16383,
+            metadata: CaptureMetadata(
+                make: "rawcap", model: "Benchmark", serialNumber: "0001", exposureTime: Rational(1, 250),
+                fNumber: 5.6, iso: 400, focalLength: 35))
+        let thumbnail = try RGBImage8(
+            width: 256, height: 171, pixels: (0..<(256 * 171 * 3)).map { UInt8(truncatingIfNeeded: $0 / 97) })
+        let previews = DNGPreviews(thumbnail: thumbnail, preview: nil)
+        let bytes = samples.count * 2
+        let plain = samples.withUnsafeBytes { Array($0) }
+
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rawcap-bench-\(getpid())", isDirectory: true).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = "\(folder)/frame.dng"
+        unlink(path)
+
+        // Write each variant once before timing: a row must not report a number for an operation that fails.
+        let threads = options.threads
+        let variants: [(name: String, options: DNGOptions)] = [
+            ("DNG uncompressed, 1 thread", DNGOptions(compression: .none, threadCount: 1)),
+            ("DNG uncompressed, \(threads) threads", DNGOptions(compression: .none, threadCount: threads)),
+            ("DNG uncompressed, no digest", DNGOptions(compression: .none, writesRawDigest: false)),
+            ("DNG lossless, 1 thread", DNGOptions(compression: .lossless, threadCount: 1)),
+            ("DNG lossless, \(threads) threads", DNGOptions(compression: .lossless, threadCount: threads)),
+            (
+                "DNG lossless, \(threads) threads, no digest",
+                DNGOptions(compression: .lossless, threadCount: threads, writesRawDigest: false)
+            ),
+        ]
+        var sizes: [String: Int] = [:]
+        for variant in variants {
+            sizes[variant.name] = try DNGWriter.write(frame, previews: previews, options: variant.options, to: path)
+                .byteCount
+            unlink(path)
+        }
+
+        let plainName = "plain write \(bytes / 1_000_000) MB + fsync"
+        var rows = [
+            BenchmarkRow(group: name, name: plainName, bytes: bytes, reference: nil) {
+                do {
+                    try OutputFile.write(plain, to: path)
+                } catch {
+                    preconditionFailure("plain write failed: \(error)")
+                }
+                unlink(path)
+            }
+        ]
+        for variant in variants {
+            let size = sizes[variant.name] ?? 0
+            rows.append(
+                BenchmarkRow(
+                    group: name, name: variant.name, bytes: bytes, reference: plainName,
+                    note: { "\(size / 1000) kB file, \(BenchmarkFormat.percent(size, of: bytes)) of input" }
+                ) {
+                    do {
+                        try DNGWriter.write(frame, previews: previews, options: variant.options, to: path)
+                    } catch {
+                        preconditionFailure("\(variant.name) failed: \(error)")
+                    }
+                    unlink(path)
+                })
+        }
+        return rows
+    }
+}

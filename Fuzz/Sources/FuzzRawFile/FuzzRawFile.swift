@@ -1,0 +1,33 @@
+import RawDecoders
+
+/// libFuzzer entry point: reads the input as a raw file with rawcap's own TIFF reader (DNG and TIFF/EP).
+///
+/// Vendor formats go to LibRaw, which is C code this fuzzer does not instrument; inputs that are not TIFF-based are
+/// therefore skipped rather than handed to it. Any `DecodeError` is a correct outcome; a crash, a trap, a hang or a
+/// huge allocation is a finding. A file that decodes must also give a structure, and its preview lookup must not
+/// fail in any way other than a typed error.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRawFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))[...]
+    switch RawDecoder.detectFormat(bytes) {
+    case .vendor:
+        return 0
+    case .dng, .tiffEP:
+        _ = try? TIFFRawReader.embeddedPreview(in: TIFFRawReader.structure(of: bytes), bytes: bytes)
+        guard let decoded = try? RawDecoder.decode(bytes) else { return 0 }
+        // A decoded image is self-consistent: the sample buffer covers it exactly, and linearization (a table
+        // from the file) either applies or throws.
+        switch decoded.image {
+        case .cfa(let frame):
+            guard frame.samples.count == frame.width * frame.height else {
+                fatalError("decoded \(frame.samples.count) samples for \(frame.width)×\(frame.height)")
+            }
+        case .linear(let image):
+            guard image.samples.count == image.width * image.height * 3 else {
+                fatalError("decoded \(image.samples.count) samples for \(image.width)×\(image.height)×3")
+            }
+        }
+        _ = try? decoded.applyingLinearization()
+        return 0
+    }
+}

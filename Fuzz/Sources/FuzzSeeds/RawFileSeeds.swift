@@ -1,0 +1,49 @@
+import CameraEmulator
+import DNG
+import Foundation
+import RawImage
+
+/// Seeds for `FuzzRawFile`: small DNGs from rawcap's writer (every Bayer layout and X-Trans, 8…16 bits, both
+/// compressions, with and without previews, a linear and a companded LinearRaw DNG) and TIFF/EP files as the
+/// emulated camera stores them.
+enum RawFileSeeds {
+    static func files() throws -> [(String, [UInt8])] {
+        var seeds: [(String, [UInt8])] = []
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rawcap-seeds-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(CFAPattern, Int, DNGOptions.Compression, Bool)] = [
+            (.rggb, 14, .none, false), (.bggr, 12, .lossless, false), (.grbg, 16, .lossless, true),
+            (.gbrg, 8, .none, false), (.xTrans, 12, .lossless, false), (.rggb, 10, .lossless, false),
+        ]
+        for (index, (cfa, bits, compression, withPreview)) in cases.enumerated() {
+            let frame = try SyntheticScene(width: 48, height: 36, cfa: cfa, bitsPerSample: bits).render(
+                seed: UInt64(index))
+            let previews = withPreview ? try DNGPreviews.render(from: frame) : try bareThumbnail()
+            let plan = try DNGEncoder(options: DNGOptions(compression: compression, tileSize: 16, threadCount: 1))
+                .plan(for: frame, previews: previews)
+            seeds.append(("dng-\(index)-\(cfa)-\(bits)-\(compression)", try write(plan, in: folder, index)))
+            seeds.append(("tiffep-\(index)-\(cfa)-\(bits)", try TIFFEPWriter.encode(frame, software: "seed")))
+        }
+        let frame = try SyntheticScene(width: 40, height: 30, cfa: .rggb, bitsPerSample: 14).render(seed: 9)
+        for (name, encoding) in [("linear16", LinearImage.Encoding.linear16), ("companded12", .companded12)] {
+            let image = try LinearImage(demosaicing: frame, encoding: encoding)
+            let plan = try DNGEncoder(options: DNGOptions(compression: .lossless, tileSize: 16, threadCount: 1))
+                .plan(for: image, previews: try bareThumbnail())
+            seeds.append(("dng-\(name)", try write(plan, in: folder, seeds.count)))
+        }
+        return seeds
+    }
+
+    /// A 4×3 thumbnail and no preview: the smallest IFD0 a DNG may have.
+    private static func bareThumbnail() throws -> DNGPreviews {
+        DNGPreviews(thumbnail: try RGBImage8(width: 4, height: 3, pixels: [UInt8](repeating: 128, count: 36)), preview: nil)
+    }
+
+    private static func write(_ plan: DNGPlan, in folder: String, _ index: Int) throws -> [UInt8] {
+        let path = "\(folder)/seed-\(index).dng"
+        _ = try DNGWriter.write(plan, to: path)
+        defer { unlink(path) }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}

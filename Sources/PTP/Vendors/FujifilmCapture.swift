@@ -1,0 +1,30 @@
+/// The facts of Fujifilm USB tether capture: who controls the camera, the CaptureControl property that selects
+/// focus or release before InitiateCapture, and the property whose value lists changes.
+///
+/// Sources: libgphoto2 `ptp.h` (`PTP_DPC_FUJI_PriorityMode` 0xD207, 0xD208 unnamed, `PTP_DPC_FUJI_CurrentState`
+/// 0xD212); `library.c` `camera_fuji_capture` (set 0xD208 to 0x0200 and InitiateCapture to focus, then 0xD208 to
+/// 0x0304 and InitiateCapture to release); camlib/fudge `fujiptp.h` (`PTP_PC_FUJI_EventsList` 0xD212, read with
+/// GetDevicePropValue; see ``FujifilmPropertyChangeList``).
+public enum FujifilmCapture {
+    /// The property that selects what InitiateCapture (0x100E) does next: 0xD208.
+    public static let captureControlProperty = DevicePropertyCode.Fujifilm.captureControl
+    /// CaptureControl value that makes the next InitiateCapture focus: 0x0200.
+    public static let focusControl: UInt16 = 0x0200
+    /// CaptureControl value that makes the next InitiateCapture release the shutter: 0x0304.
+    public static let shootControl: UInt16 = 0x0304
+    /// The property that says whether the host or the camera body has control: 0xD207.
+    public static let priorityModeProperty = DevicePropertyCode.Fujifilm.priorityMode
+    /// The property whose value lists changed properties (UINT16 count, then UINT16 code + UINT32 value): 0xD212.
+    public static let changesProperty = DevicePropertyCode.Fujifilm.currentState
+
+    /// One property write followed by InitiateCapture.
+    public struct Step: Hashable, Sendable {
+        /// The CaptureControl value written (as UINT16) with SetDevicePropValue before InitiateCapture.
+        public var captureControl: UInt16
+    }
+
+    /// The capture: focus (when asked), then release, each a CaptureControl write and an InitiateCapture.
+    public static func sequence(autofocus: Bool) -> [Step] {
+        (autofocus ? [Step(captureControl: focusControl)] : []) + [Step(captureControl: shootControl)]
+    }
+}

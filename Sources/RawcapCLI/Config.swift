@@ -1,0 +1,174 @@
+import ArgumentParser
+import CameraControl
+import Foundation
+import PTP
+
+extension RawcapCommand {
+    /// `rawcap config list | get NAME… | set NAME=VALUE…`: camera settings by readable name.
+    struct Config: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List, read and change camera settings by name (iso=400 shutter=1/125 aperture=f/8).",
+            discussion: """
+                Names: iso, shutter, aperture, wb, ev, quality, focus, drive, program, metering, flash, bitdepth, \
+                target, … (`rawcap config list` shows the ones the camera has); any property code works as a name \
+                too (0x5005=2), its values as plain numbers. Values are checked against the camera's own list of \
+                allowed values before anything changes.
+                Exit status: 0; 64 for an unknown name, a value the camera does not allow or a malformed NAME=VALUE \
+                (the message lists the allowed values); 69 no camera; 74 disconnect; 75 busy; 76 the camera refused \
+                or broke PTP; 77 permission denied.
+                """,
+            subcommands: [ConfigList.self, ConfigGet.self, ConfigSet.self], defaultSubcommand: ConfigList.self)
+    }
+
+    /// `rawcap config list`.
+    struct ConfigList: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Every setting the camera has, its value and the values it allows.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Flag(help: "Print JSON (stable keys).")
+        var json = false
+
+        func run() async throws {
+            let states = try await ConfigSession.run(connection, command: "config list", json: json) { settings in
+                try await settings.list()
+            }
+            if json {
+                ConfigSession.printJSON(states)
+            } else {
+                print(ConfigSession.table(states))
+            }
+        }
+    }
+
+    /// `rawcap config get NAME…`.
+    struct ConfigGet: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "get", abstract: "Print settings as NAME=VALUE lines (which `config set` takes back).")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Flag(help: "Print JSON (stable keys).")
+        var json = false
+
+        @Argument(help: ArgumentHelp("Setting names or property codes (iso, shutter, 0x5005).", valueName: "name"))
+        var names: [String]
+
+        func validate() throws {
+            guard !names.isEmpty else { throw ValidationError("Name at least one setting (rawcap config list).") }
+        }
+
+        func run() async throws {
+            let names = self.names
+            let states = try await ConfigSession.run(connection, command: "config get", json: json) { settings in
+                try await settings.get(names)
+            }
+            if json {
+                ConfigSession.printJSON(states)
+            } else {
+                for state in states { print("\(state.name)=\(state.value ?? "")") }
+            }
+        }
+    }
+
+    /// `rawcap config set NAME=VALUE…`.
+    struct ConfigSet: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Change settings: iso=400 shutter=1/125 aperture=f/8 wb=daylight ev=-1/3 quality=raw+jpeg.",
+            discussion: """
+                All values are checked against the camera's descriptors first, so a bad one changes nothing; then \
+                each is set in order and read back. Prints the new values as NAME=VALUE.
+                """)
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Flag(help: "Print JSON (stable keys).")
+        var json = false
+
+        @Argument(help: ArgumentHelp("NAME=VALUE pairs.", valueName: "name=value"))
+        var assignments: [String]
+
+        func validate() throws {
+            guard !assignments.isEmpty else { throw ValidationError("Give at least one NAME=VALUE.") }
+        }
+
+        func run() async throws {
+            let assignments = self.assignments
+            let states = try await ConfigSession.run(connection, command: "config set", json: json) { settings in
+                try await settings.set(try PropertyAssignment.parse(assignments))
+            }
+            if json {
+                ConfigSession.printJSON(states)
+            } else {
+                for state in states { print("\(state.name)=\(state.value ?? "")") }
+            }
+        }
+    }
+}
+
+/// The session around a `config` subcommand: connect, read DeviceInfo, open a PTP session, run, close; failures
+/// end as ``CommandFailure`` (one line on standard error, a JSON object with `--json`).
+enum ConfigSession {
+    static func run<T: Sendable>(
+        _ options: ConnectionOptions, command: String, json: Bool,
+        _ body: @escaping @Sendable (CameraSettings) async throws -> T
+    ) async throws -> T {
+        // The parsed options are a value nobody mutates after parsing; argument-parser's property wrappers do not
+        // declare Sendable, so the compiler cannot see that.
+        nonisolated(unsafe) let options = options
+        do {
+            return try await Interruption.run {
+                let camera = try await CameraConnector.connect(options)
+                // Closing runs in a task of its own, so that it still happens after Ctrl-C cancelled this one.
+                let close: @Sendable () async -> Void = {
+                    await Task {
+                        try? await camera.session.closeSession()
+                        await camera.close()
+                    }.value
+                }
+                do {
+                    let settings = try await CameraSettings.load(session: camera.session, logger: options.logger)
+                    try await camera.session.openSession()
+                    let result = try await body(settings)
+                    await close()
+                    return result
+                } catch {
+                    await close()
+                    throw error
+                }
+            }
+        } catch {
+            throw CommandFailure.report(error, command: command, json: json)
+        }
+    }
+
+    /// `{"properties":[…]}`, keys sorted.
+    static func printJSON(_ states: [PropertyState]) {
+        struct Envelope: Encodable { var properties: [PropertyState] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(Envelope(properties: states)) else { return }
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `text` padded with spaces to `width` characters.
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// One line per setting: name, value, access, allowed values.
+    static func table(_ states: [PropertyState]) -> String {
+        let nameWidth = states.map(\.name.count).max() ?? 0
+        let valueWidth = min(20, states.map { ($0.value ?? "—").count }.max() ?? 0)
+        return states.map { state in
+            var line = pad(state.name, nameWidth) + "  "
+            if let error = state.error { return line + pad("—", valueWidth) + "  " + error }
+            line += pad(state.value ?? "—", valueWidth)
+            line += state.writable == true ? "  " : "  (read-only) "
+            line += state.allowedText == "any" ? "" : state.allowedText
+            return line
+        }.joined(separator: "\n")
+    }
+}

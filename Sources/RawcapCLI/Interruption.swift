@@ -1,0 +1,43 @@
+import Dispatch
+import Foundation
+
+/// Ctrl-C for camera commands: the first SIGINT cancels the command's task, so that it can close the session and
+/// put settings back (``CameraControl/CameraSettings/preserving(_:_:)`` restores in a task cancellation does not
+/// reach), and the command ends with ``CommandFailure/Code/interrupted`` (exit 130, one line, JSON with `--json`).
+/// A second SIGINT ends the process at once, as the default action does.
+enum Interruption {
+    /// Runs `body` in a task that SIGINT cancels; any error after an interrupt becomes `interrupted`.
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let interrupted = Flag()
+        let task = Task { try await body() }
+        // Dispatch sees the signal only while its default action (terminate) is off.
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "rawcap.sigint"))
+        source.setEventHandler {
+            interrupted.set()
+            task.cancel()
+            // A second Ctrl-C terminates: a camera that does not answer must not hold the user.
+            signal(SIGINT, SIG_DFL)
+        }
+        source.resume()
+        defer {
+            source.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+        do {
+            return try await task.value
+        } catch {
+            guard interrupted.isSet else { throw error }
+            throw CommandFailure(.interrupted, "interrupted (Ctrl-C); the camera session was closed")
+        }
+    }
+
+    /// A flag set from the signal queue and read from the command's task.
+    private final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `rawcap config`, `rawcap list`, `rawcap info`'s raw formats, logging flags and exit codes, run as the built
+/// binary against the emulated camera (`--camera sim`).
+@Suite(.serialized) struct ConfigCommandTests {
+    static func rawcap(_ arguments: [String]) async throws -> Subprocess.Result {
+        let path = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        return try await Subprocess.runDetached(path, arguments)
+    }
+
+    static func json(_ result: Subprocess.Result) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: result.stdout)
+        return try #require(object as? [String: Any], "\(result.output)")
+    }
+
+    @Test func configListShowsValuesAndAllowedValues() async throws {
+        let result = try await Self.rawcap(["config", "list", "--camera", "sim"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n")
+        let iso = try #require(lines.first { $0.hasPrefix("iso ") })
+        #expect(iso.contains("100") && iso.contains("25600"))
+        let shutter = try #require(lines.first { $0.hasPrefix("shutter ") })
+        #expect(shutter.contains("1/125") && shutter.contains("1/2000"))
+        #expect(lines.contains { $0.hasPrefix("bitdepth ") && $0.hasSuffix("12, 14, 16") })
+        #expect(lines.contains { $0.hasPrefix("battery ") && $0.contains("(read-only)") })
+
+        let json = try await Self.rawcap(["config", "list", "--camera", "sim", "--json"])
+        let properties = try #require(try Self.json(json)["properties"] as? [[String: Any]])
+        let quality = try #require(properties.first { $0["name"] as? String == "quality" })
+        #expect(quality["allowed"] as? [String] == ["jpeg", "raw", "raw+jpeg"])
+        #expect(quality["code"] as? String == "0x5004")
+    }
+
+    @Test func configGetAndSetPrintAssignmentsThatRoundTrip() async throws {
+        let get = try await Self.rawcap(["config", "get", "iso", "shutter", "aperture", "wb", "--camera", "sim"])
+        #expect(get.status == 0, "\(get.errorOutput)")
+        #expect(get.output == "iso=100\nshutter=1/125\naperture=f/8\nwb=auto\n")
+
+        let set = try await Self.rawcap([
+            "config", "set", "iso=400", "shutter=1/250", "aperture=f/5.6", "wb=daylight", "ev=-1/3",
+            "quality=raw+jpeg", "bitdepth=12", "target=sdram", "0x5005=6", "--camera", "sim",
+        ])
+        #expect(set.status == 0, "\(set.errorOutput)")
+        #expect(
+            set.output
+                == "iso=400\nshutter=1/250\naperture=f/5.6\nwb=daylight\nev=-1/3\nquality=raw+jpeg\nbitdepth=12\n"
+                + "target=sdram\n0x5005=6\n")
+    }
+
+    @Test func badValuesExit64WithTheAllowedValuesOnOneLine() async throws {
+        let result = try await Self.rawcap(["config", "set", "iso=450", "--camera", "sim"])
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        let lines = result.errorOutput.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.errorOutput)")
+        #expect(
+            lines.first?.hasPrefix("rawcap config set: iso: 450 is not a value the camera allows; allowed: 100") == true
+        )
+
+        let json = try await Self.rawcap(["config", "get", "focus", "--camera", "sim", "--json"])
+        #expect(json.status == 64)
+        let error = try #require(try Self.json(json)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "usage")
+        #expect(error["exitStatus"] as? Int == 64)
+        #expect((error["message"] as? String)?.contains("does not have") == true)
+
+        let malformed = try await Self.rawcap(["config", "set", "iso", "--camera", "sim"])
+        #expect(malformed.status == 64)
+
+        // A command line that does not parse still gives scripts a JSON object with --json.
+        let unparsed = try await Self.rawcap(["config", "set", "--json", "--log-level", "loud"])
+        #expect(unparsed.status == 64)
+        let usage = try #require(try Self.json(unparsed)["error"] as? [String: Any])
+        #expect(usage["code"] as? String == "usage")
+        #expect(usage["command"] as? String == "config set")
+        #expect((usage["message"] as? String)?.contains("loud") == true)
+        #expect(unparsed.errorOutput.contains("Usage: rawcap config set"))
+    }
+
+    @Test func infoListsTheRawFormats() async throws {
+        let text = try await Self.rawcap(["info", "--camera", "sim"])
+        #expect(text.status == 0, "\(text.errorOutput)")
+        #expect(text.output.contains("Raw formats\n  bayer16  Bayer data as TIFF_EP, 16 bits per sample (bitdepth=16)"))
+        #expect(text.output.contains("  auto: bayer16: Bayer data is the purest"))
+        let json = try Self.json(try await Self.rawcap(["info", "--camera", "sim", "--json"]))
+        let formats = try #require(json["rawFormats"] as? [[String: Any]])
+        #expect(formats.compactMap { $0["format"] as? String } == ["bayer16", "bayer14", "bayer12", "linear", "jpeg"])
+        #expect((json["rawFormatAuto"] as? [String: Any])?["format"] as? String == "bayer16")
+    }
+
+    @Test func listShowsTheEmulatedCamera() async throws {
+        let result = try await Self.rawcap(["list", "--json"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let cameras = try #require(try Self.json(result)["cameras"] as? [[String: Any]])
+        let sim = try #require(cameras.last)
+        #expect(sim["selector"] as? String == "sim")
+        #expect(sim["canOpen"] as? Bool == true)
+        #expect(sim["model"] as? String == "Emulated Camera")
+        let text = try await Self.rawcap(["list"])
+        #expect(text.output.contains("sim  rawcap Emulated Camera, serial RC0000001  ok"))
+    }
+
+    @Test func loggingFlagsChooseTheLevel() async throws {
+        let quiet = try await Self.rawcap(["config", "get", "iso", "--camera", "sim"])
+        #expect(quiet.errorOutput.isEmpty)
+        let debug = try await Self.rawcap(["config", "get", "iso", "--camera", "sim", "--log-level", "debug"])
+        #expect(debug.errorOutput.contains("GetDevicePropDesc"))
+        #expect(!debug.errorOutput.contains("USB OUT"))
+        let trace = try await Self.rawcap(["config", "get", "iso", "--camera", "sim", "--debug"])
+        #expect(trace.errorOutput.contains("USB OUT"))
+        #expect(trace.errorOutput.contains("0c 00 00 00 01 00 01 10"), "GetDeviceInfo's container, hex-dumped")
+        let bad = try await Self.rawcap(["config", "get", "iso", "--camera", "sim", "--log-level", "loud"])
+        #expect(bad.status == 64)
+    }
+}
+
+/// Ctrl-C: the command closes the session and exits 130 with one line (and JSON with `--json`).
+@Suite(.serialized) struct InterruptTests {
+    @Test(arguments: [["config", "list"], ["info"]])
+    func sigintExits130(command: [String]) async throws {
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let python = try ExternalTool.require("python3")
+        // python3 delivers the signal to the child itself (a shell's background job would ignore SIGINT), and
+        // reports a death by signal as a negative status, so 130 means rawcap exited on its own.
+        let script = """
+            import signal, subprocess, sys, time
+            child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            time.sleep(1.5)
+            child.send_signal(signal.SIGINT)
+            out, err = child.communicate(timeout=60)
+            sys.stdout.write(str(child.returncode) + "\\n" + out.decode())
+            sys.stderr.write(err.decode())
+            """
+        // The emulated camera sends 20 bytes a second, so DeviceInfo alone takes longer than the wait.
+        let result = try await Subprocess.runDetached(
+            python, ["-c", script, rawcap] + command + ["--camera", "sim", "--sim-fault", "slow=20B/s", "--json"])
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.first == "130", "\(result.output) \(result.errorOutput)")
+        #expect(lines.dropFirst().first?.contains(#""code":"interrupted""#) == true)
+        let name = command.joined(separator: " ")
+        #expect(result.errorOutput == "rawcap \(name): interrupted (Ctrl-C); the camera session was closed\n")
+    }
+}
