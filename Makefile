@@ -68,10 +68,10 @@ smoke:
 	$(SWIFT) build -c release --product rawcap
 	Tests/Smoke/release-smoke.sh .build/release/rawcap .build/debug/rawcap
 
-## demo: render a frame and write it as DNG under captures/.
+## demo: shoot three RAW+JPEG frames (lossless DNG) from the emulated camera into captures/ and list them.
 demo: deps
 	$(SWIFT) build -c release --product rawcap
-	./.build/release/rawcap demo -o captures
+	./.build/release/rawcap shoot --camera sim --count 3 --keep-jpeg --compression lossless -o captures
 
 ## bench: DNG encoding speed (benchmarks live in Benchmarks/, their own package).
 bench: deps

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "RawDecoders", targets: ["RawDecoders"]),
         .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
         .library(name: "PTPRecord", targets: ["PTPRecord"]),
+        .library(name: "Capture", targets: ["Capture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -78,13 +79,20 @@ let package = Package(
             name: "CameraControl",
             dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
         ),
+        // Shoot plans, format negotiation, capture drivers, the download/encode pipeline, the journal and pull.
+        .target(
+            name: "Capture",
+            dependencies: [
+                "PTP", "RawImage", "RawDecoders", "DNG", "CameraControl", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // The command line.
         .target(
             name: "RawcapCLI",
             dependencies: [
                 "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "CameraEmulator",
-                "FakeUSB", "CameraControl",
+                "FakeUSB", "CameraControl", "Capture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -152,6 +160,13 @@ let package = Package(
             ],
             // Python helpers the interop tests run with the venv's interpreter (rawpy, tifffile).
             exclude: ["Scripts"]),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: [
+                "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "RawcapCLITests",
             dependencies: [

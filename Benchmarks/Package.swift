@@ -16,6 +16,9 @@ let package = Package(
                 .product(name: "LosslessJPEG", package: "rawcap"),
                 .product(name: "RawImage", package: "rawcap"),
                 .product(name: "DNG", package: "rawcap"),
+                .product(name: "Capture", package: "rawcap"),
+                .product(name: "CameraEmulator", package: "rawcap"),
+                .product(name: "PTP", package: "rawcap"),
             ]
         )
     ]

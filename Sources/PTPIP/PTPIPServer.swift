@@ -154,6 +154,9 @@ public actor PTPIPServer {
         }
     }
 
+    // Unoptimised on purpose: Swift 6.3.1's optimizer crashes on this function (signal 11 while splitting the
+    // coroutine, in `emitSetAndGetSwiftErrorValueAround`), which broke every `-c release` build.
+    @_optimize(none)
     private static func readFirstPacket(_ connection: any ByteStream, timeout: Duration) async throws -> (
         PTPIPPacket, [UInt8]
     ) {

@@ -6,12 +6,20 @@ import PTPRecord
 /// Commands take them with `@OptionGroup var connection: ConnectionOptions` and hand them to
 /// ``CameraConnector/connect(_:)``.
 public struct ConnectionOptions: ParsableArguments {
-    /// Which camera.
+    /// Every `--camera` given (`rawcap shoot` uses them all, other commands the first).
     @Option(
+        name: .customLong("camera"),
         help: ArgumentHelp(
-            "The camera: usb (the only one), usb:BUS:ADDR, serial:SN, sim, ptpip:HOST[:PORT] or replay:FILE.",
+            "The camera: usb (the only one), usb:BUS:ADDR, serial:SN, sim, ptpip:HOST[:PORT] or replay:FILE; "
+                + "shoot takes it several times, or all (every USB camera).",
             valueName: "camera"))
-    public var camera: CameraSpec = .usb(.onlyCamera)
+    public var cameraChoices: [CameraChoice] = []
+
+    /// Which camera: the first `--camera`, or the only USB camera.
+    public var camera: CameraSpec {
+        get { cameraChoices.lazy.compactMap(\.spec).first ?? .usb(.onlyCamera) }
+        set { cameraChoices = [.one(newValue)] }
+    }
 
     /// Seconds to wait for each answer from the camera.
     @Option(help: ArgumentHelp("Seconds to wait for each answer from the camera.", valueName: "seconds"))

@@ -7,6 +7,7 @@ struct RawcapBench {
     static let groups: [any BenchmarkGroup.Type] = [
         LJ92Benchmarks.self,
         DNGBenchmarks.self,
+        CaptureBenchmarks.self,
     ]
 
     static func main() throws {

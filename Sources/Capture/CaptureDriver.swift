@@ -1,0 +1,66 @@
+import PTP
+
+/// Triggers one shot on a camera and collects the objects it stores.
+///
+/// The standard driver (``StandardCaptureDriver``) uses InitiateCapture and the ObjectAdded/CaptureComplete
+/// events; vendor drivers (Nikon, Canon, Sony, Fujifilm remote release) will conform too, and
+/// ``CameraProfile/select(for:)`` is the one place that picks one.
+public protocol CaptureDriver: Sendable {
+    /// A short name for logs (`standard`).
+    var name: String { get }
+
+    /// Takes one shot and returns its objects once the camera has stored them all (or the waits have run out).
+    ///
+    /// - Parameters:
+    ///   - expecting: how many objects the shot should store (2 for RAW+JPEG), or `nil` when unknown.
+    ///   - announce: called for each object as soon as it is known, before this returns (the journal records it).
+    /// - Throws: ``CaptureError`` (`.cameraBusy`, `.cardFull`, `.captureTimeout`), or what the session throws.
+    func capture(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject]
+}
+
+/// An object a shot stored on the camera.
+public struct AnnouncedObject: Hashable, Sendable {
+    /// Its handle.
+    public var handle: ObjectHandle
+    /// Its ObjectInfo.
+    public var info: ObjectInfo
+    /// Whether it arrived after CaptureComplete, or was found on the card because its ObjectAdded never came.
+    public var late: Bool
+
+    /// Creates an entry.
+    public init(handle: ObjectHandle, info: ObjectInfo, late: Bool = false) {
+        self.handle = handle
+        self.info = info
+        self.late = late
+    }
+
+    /// Whether it is a JPEG (EXIF/JPEG or JFIF).
+    public var isJPEG: Bool { info.objectFormat == .exifJPEG || info.objectFormat == .jfif }
+}
+
+/// How long a driver waits, and how often it retries.
+public struct CaptureTiming: Hashable, Sendable {
+    /// How long a shot may take from InitiateCapture to its last object (long exposures need more).
+    public var shotTimeout: Duration
+    /// How long to wait for objects still missing after CaptureComplete, or for CaptureComplete once every
+    /// expected object has arrived.
+    public var lateGrace: Duration
+    /// Attempts at InitiateCapture while the camera answers DeviceBusy.
+    public var busyAttempts: Int
+    /// Wait between busy attempts (doubled each time, capped at a second).
+    public var busyDelay: Duration
+
+    /// Creates timing; the defaults suit a camera on USB.
+    public init(
+        shotTimeout: Duration = .seconds(30), lateGrace: Duration = .seconds(2), busyAttempts: Int = 8,
+        busyDelay: Duration = .milliseconds(100)
+    ) {
+        self.shotTimeout = shotTimeout
+        self.lateGrace = lateGrace
+        self.busyAttempts = busyAttempts
+        self.busyDelay = busyDelay
+    }
+}

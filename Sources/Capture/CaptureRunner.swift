@@ -1,0 +1,276 @@
+import CameraControl
+import DNG
+import Foundation
+import Logging
+import PTP
+
+/// Runs a ``ShootPlan`` on one camera: negotiates the format, sets the camera up, shoots on schedule, downloads
+/// each shot and hands it to the encode stage, journals everything, and puts the camera's settings back.
+///
+/// The pipeline has two stages: the camera side (trigger, wait for objects, download) runs in the caller's task;
+/// encoding and writing run in a task of their own, one shot at a time. Shot *k + 1* downloads while shot *k*
+/// encodes, and the camera side waits for shot *k*'s files before it starts downloading shot *k + 2*: at most one
+/// shot being downloaded, one being encoded (its decoded frame included), whatever the length of the run.
+///
+/// The session must be open. The schedule is drift-free: frame group *k* (a frame, or a bracket) is due at
+/// start + *k*·interval; one that starts late is journaled as `shot-overrun` and shot at once, never skipped.
+public struct CaptureRunner: Sendable {
+    /// What the run did.
+    public struct Summary: Sendable {
+        /// The files written, in order.
+        public var files: [SavedFile]
+        /// The format produced.
+        public var format: ResolvedFormat
+        /// Each shot's scheduled start (seconds after the run's start), as the schedule computed it.
+        public var scheduled: [Double]
+        /// Each shot's actual start.
+        public var started: [Double]
+        /// Shots that started later than scheduled.
+        public var overruns: [Int]
+        /// Whether a stop request ended the run early.
+        public var interrupted: Bool
+    }
+
+    /// How late a frame may start before it counts as an overrun: more than timer and scheduling jitter, less than
+    /// any real shot.
+    public static let overrunTolerance = Duration.milliseconds(20)
+
+    /// The session (open).
+    public var session: PTPSession
+    /// The plan.
+    public var plan: ShootPlan
+    /// The folder.
+    public var store: OutputStore
+    /// The journal.
+    public var journal: Journal
+    /// Logs.
+    public var logger: Logger
+    /// Receives progress.
+    public var observer: @Sendable (CaptureEvent) -> Void
+    /// Stops the run early.
+    public var stop: StopSignal
+
+    /// Creates a runner.
+    public init(
+        session: PTPSession, plan: ShootPlan, store: OutputStore, journal: Journal,
+        logger: Logger = Logger(label: "rawcap.capture"), stop: StopSignal = StopSignal(),
+        observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
+    ) {
+        self.session = session
+        self.plan = plan
+        self.store = store
+        self.journal = journal
+        self.logger = logger
+        self.stop = stop
+        self.observer = observer
+    }
+
+    /// Runs the plan.
+    ///
+    /// - Throws: ``CaptureError`` (`.formatUnavailable` before anything is shot, `.cameraBusy`, `.cardFull`,
+    ///   `.captureTimeout`, `.badObject`, `.interrupted` after a stop request), `TransportError` (disconnect,
+    ///   stall), `DNGError` (the folder or disk). The camera's settings are restored in every case, and the journal
+    ///   ends with `run-finished` or `run-failed`.
+    public func run() async throws -> Summary {
+        let deviceInfo = try await session.getDeviceInfo()
+        let camera = deviceInfo.model.isEmpty ? "camera" : deviceInfo.model
+        let serial = deviceInfo.serialNumber
+        journal.camera = camera
+        journal.serial = serial
+        let profile = CameraProfile.select(for: deviceInfo)
+        let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
+        var summary = Summary(
+            files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],
+            overruns: [], interrupted: false)
+        var restoreFailure: String?
+        do {
+            let rawCatalog = try await RawFormatCatalog.load(control)
+            let format = try ResolvedFormat.choose(plan.format, from: rawCatalog)
+            summary.format = format
+            let qualities = try await FormatCatalog.read(profile: profile, control: control)
+            let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
+            let brackets = try await BracketSetting.plan(plan.bracket, control: control)
+            // Everything the run may change is saved first, and put back however the run ends.
+            var touched: [DevicePropertyCode] = brackets.map(\.property)
+            if quality != nil, let code = profile.qualityProperty { touched.append(code) }
+            if format.rawBitDepth != nil, let code = profile.rawBitDepthProperty { touched.append(code) }
+            var unique: [DevicePropertyCode] = []
+            for code in touched where !unique.contains(code) { unique.append(code) }
+            let snapshot = try await control.snapshot(unique.map { control.definition(for: $0) })
+            do {
+                try await shoot(
+                    deviceInfo: deviceInfo, profile: profile, control: control, format: format, quality: quality,
+                    brackets: brackets, camera: camera, serial: serial, summary: &summary)
+            } catch {
+                do {
+                    try await control.restore(snapshot)
+                } catch let restoreError {
+                    logger.warning("after \(error): \(restoreError)")
+                    restoreFailure = "\(restoreError)"
+                }
+                throw error
+            }
+            try await control.restore(snapshot)
+        } catch {
+            var entry = JournalEntry(JournalEntry.Event.runFailed)
+            entry.code =
+                (error as? CaptureError)?.code.rawValue ?? (error as? CameraControlError)?.code.rawValue
+                ?? String(describing: type(of: error))
+            entry.detail = "\(error)" + (restoreFailure.map { "; \($0)" } ?? "")
+            journal.recordQuietly(entry)
+            throw error
+        }
+        var entry = JournalEntry(JournalEntry.Event.runFinished)
+        entry.detail = summary.interrupted ? "interrupted" : "complete"
+        entry.size = UInt64(summary.files.count)
+        journal.recordQuietly(entry)
+        if summary.interrupted {
+            throw CaptureError(
+                .interrupted,
+                "stopped after \(summary.started.count) of \(plan.frameCount) frames; \(summary.files.count) files saved"
+            )
+        }
+        return summary
+    }
+
+    private func shoot(
+        deviceInfo: DeviceInfo, profile: CameraProfile, control: CameraControl.CameraSettings, format: ResolvedFormat,
+        quality: ShotQuality?, brackets: [BracketSetting], camera: String, serial: String, summary: inout Summary
+    ) async throws {
+        let history = Journal.read(folder: store.folder)
+        let firstSequence =
+            1 + history.filter { $0.event == JournalEntry.Event.shotRequested && $0.run != journal.runID }.count
+
+        var start = JournalEntry(JournalEntry.Event.runStarted)
+        start.format = format.description
+        start.detail =
+            "\(format.reason); \(plan.frameCount) frames"
+            + (plan.interval.map { ", every \($0.seconds) s" } ?? "")
+            + (plan.bracket.isEmpty
+                ? "" : ", bracket \(plan.bracket.map { FileNamer.bracketLabel($0) }.joined(separator: " "))")
+            + (quality.map { ", quality \($0)" } ?? "") + ", driver \(profile.driver.name), profile \(profile.name)"
+        try journal.record(start)
+        logger.debug("\(start.detail ?? "")")
+        observer(.started(frames: plan.frameCount, format: format.description, camera: camera))
+
+        // Settings first: a refusal here stops the run before anything is shot.
+        if let quality, let code = profile.qualityProperty,
+            let value = profile.qualityValues.first(where: { $0.quality == quality })?.value
+        {
+            try await control.set(control.definition(for: code), to: value)
+        }
+        if let depth = format.rawBitDepth, let code = profile.rawBitDepthProperty {
+            let definition = control.definition(for: code)
+            let description = try await control.descriptor(definition)
+            try await control.set(definition, to: try PTPValue(depth, as: description.dataType))
+        }
+        let expecting = quality?.objectCount
+        let downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
+        let processor = ShotProcessor(
+            format: format, keepJPEG: plan.keepJPEG,
+            options: DNGOptions(compression: plan.compression, software: "rawcap"), namer: plan.namer,
+            camera: camera, serial: serial, store: store, journal: journal, logger: logger, observer: observer)
+
+        let clock = ContinuousClock()
+        let runStart = clock.now
+        var encoding: Task<[SavedFile], any Error>?
+        let steps: [BracketSetting?] = brackets.isEmpty ? [nil] : brackets
+        var index = 0
+        do {
+            shots: for group in 0..<plan.count {
+                for step in steps {
+                    let dueOffset = plan.interval.map { $0 * group } ?? (clock.now - runStart)
+                    let stopped = await stop.sleep(until: runStart + dueOffset)
+                    if stopped {
+                        summary.interrupted = true
+                        break shots
+                    }
+                    let startedOffset = clock.now - runStart
+                    summary.scheduled.append(dueOffset.seconds)
+                    summary.started.append(startedOffset.seconds)
+                    if plan.interval != nil, step == steps.first, startedOffset - dueOffset > Self.overrunTolerance {
+                        summary.overruns.append(index)
+                        var overrun = JournalEntry(JournalEntry.Event.shotOverrun)
+                        overrun.shot = index
+                        overrun.scheduled = dueOffset.seconds
+                        overrun.started = startedOffset.seconds
+                        overrun.detail =
+                            "started \(String(format: "%.3f", (startedOffset - dueOffset).seconds)) s late: the previous frame overran the interval"
+                        try journal.record(overrun)
+                        observer(.warning("frame \(index + 1) \(overrun.detail ?? "")"))
+                    }
+                    if let step { try await control.set(control.definition(for: step.property), to: step.value) }
+                    var requested = JournalEntry(JournalEntry.Event.shotRequested)
+                    requested.shot = index
+                    requested.scheduled = dueOffset.seconds
+                    requested.started = startedOffset.seconds
+                    requested.bracket = step?.ev
+                    try journal.record(requested)
+                    observer(.shotStarted(frame: index + 1))
+
+                    let triggered = clock.now
+                    let date = Date()
+                    let shotIndex = index
+                    let objects = try await profile.driver.capture(
+                        session: session, expecting: expecting, timing: plan.timing
+                    ) { object in
+                        var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
+                        entry.shot = shotIndex
+                        entry.handle = object.handle.rawValue
+                        entry.cameraFile = object.info.filename
+                        entry.captureDate = object.info.captureDate
+                        entry.objectFormat = object.info.objectFormat.rawValue
+                        entry.size = object.info.byteCount
+                        entry.detail = object.late ? "late" : nil
+                        journal.recordQuietly(entry)
+                    }
+                    let captured = clock.now
+                    let raw = objects.first { !$0.isJPEG }
+                    let jpeg = objects.first { $0.isJPEG }
+                    let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
+                    var rawBytes: [UInt8]?
+                    var jpegBytes: [UInt8]?
+                    // Only what the output needs is downloaded; the rest stays on the card (pull fetches it).
+                    for object in [raw, jpeg].compactMap({ $0 }) {
+                        // The JPEG is always wanted: the file itself, or the DNG's preview.
+                        let needed = object.isJPEG || format.product != .jpeg
+                        guard needed else { continue }
+                        let began = clock.now
+                        let bytes = try await downloader.download(object, session: session, progress: progress)
+                        var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
+                        entry.shot = shotIndex
+                        entry.handle = object.handle.rawValue
+                        entry.size = UInt64(bytes.count)
+                        entry.seconds = (clock.now - began).seconds
+                        try journal.record(entry)
+                        if object.isJPEG { jpegBytes = bytes } else { rawBytes = bytes }
+                    }
+                    let downloaded = clock.now
+                    let shot = ShotProcessor.Shot(
+                        frame: index + 1, index: index, bracket: step?.ev, date: date, sequence: firstSequence + index,
+                        raw: raw.flatMap { object in rawBytes.map { (object, $0) } },
+                        jpeg: jpeg.flatMap { object in jpegBytes.map { (object, $0) } },
+                        captureSeconds: (captured - triggered).seconds,
+                        downloadSeconds: (downloaded - captured).seconds,
+                        triggered: triggered)
+                    // The previous shot's files must be done before this one starts encoding: one encode in flight.
+                    if let previous = encoding {
+                        encoding = nil
+                        summary.files += try await previous.value
+                    }
+                    encoding = Task.detached { try processor.process(shot) }
+                    index += 1
+                }
+            }
+        } catch {
+            // The shot being encoded is finished (or its temporary removed) before the error goes on, so the
+            // journal's last lines and the folder agree.
+            if let last = encoding { summary.files += (try? await last.value) ?? [] }
+            throw error
+        }
+        if let last = encoding {
+            encoding = nil
+            summary.files += try await last.value
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// One line of the capture journal (`rawcap-journal.jsonl` in the captures folder).
+///
+/// | event | written when | key fields |
+/// |---|---|---|
+/// | `run-started` | a shoot or pull begins | `run`, `camera`, `serial`, `format`, `detail` (the plan) |
+/// | `shot-requested` | a shot is about to be triggered | `shot`, `scheduled` and `started` (seconds from the run's start), `bracket` |
+/// | `shot-overrun` | a shot starts later than its schedule allows | `shot`, `scheduled`, `started` |
+/// | `object-announced` | the camera reports a stored object | `shot`, `handle`, `cameraFile`, `objectFormat`, `size` |
+/// | `object-downloaded` | its bytes are in memory | `handle`, `size`, `seconds` |
+/// | `file-written` | a file is safely on disk (fsync + rename) | `handle`, `path`, `size`, `sha256`, `kind` |
+/// | `object-not-saved` | an object deliberately not saved (a JPEG used only as the DNG preview) | `handle`, `cameraFile` |
+/// | `object-deleted` | an object was deleted from the camera, after its file was written | `handle` |
+/// | `warning` | something the user should know (a fallback, a late object) | `detail` |
+/// | `run-failed` | the run stops on an error | `code`, `detail` |
+/// | `run-finished` | the run ends | `detail` (`complete` or `interrupted`) |
+///
+/// Every line carries `time` (ISO 8601, UTC) and `run` (an ID per run), so several runs can share one journal.
+public struct JournalEntry: Codable, Hashable, Sendable {
+    /// The event name (see the table).
+    public var event: String
+    /// When, ISO 8601 UTC with milliseconds.
+    public var time: String = ""
+    /// The run's ID.
+    public var run: String = ""
+    /// The camera's model.
+    public var camera: String?
+    /// The camera's serial number.
+    public var serial: String?
+    /// The shot's index in the run (0-based).
+    public var shot: Int?
+    /// The shot's scheduled start, seconds after the run's start.
+    public var scheduled: Double?
+    /// The shot's actual start, seconds after the run's start.
+    public var started: Double?
+    /// The bracket step, in EV.
+    public var bracket: Double?
+    /// The object's handle on the camera.
+    public var handle: UInt32?
+    /// The object's file name on the camera (never used as a path).
+    public var cameraFile: String?
+    /// The object's capture date as the camera gave it.
+    public var captureDate: String?
+    /// The object's PTP format code.
+    public var objectFormat: UInt16?
+    /// A size in bytes.
+    public var size: UInt64?
+    /// A duration in seconds.
+    public var seconds: Double?
+    /// The written file's path.
+    public var path: String?
+    /// The written file's SHA-256, hex.
+    public var sha256: String?
+    /// What was written: `dng`, `jpeg`, `tiff`, `original`.
+    public var kind: String?
+    /// The output format.
+    public var format: String?
+    /// An error code.
+    public var code: String?
+    /// Free text.
+    public var detail: String?
+
+    /// Creates an entry for `event`; the journal fills in `time` and `run`.
+    public init(_ event: String) { self.event = event }
+
+    /// The journal's event names.
+    public enum Event {
+        public static let runStarted = "run-started"
+        public static let shotRequested = "shot-requested"
+        public static let shotOverrun = "shot-overrun"
+        public static let objectAnnounced = "object-announced"
+        public static let objectDownloaded = "object-downloaded"
+        public static let fileWritten = "file-written"
+        public static let objectDeleted = "object-deleted"
+        public static let objectNotSaved = "object-not-saved"
+        public static let warning = "warning"
+        public static let runFailed = "run-failed"
+        public static let runFinished = "run-finished"
+    }
+}

@@ -1,0 +1,69 @@
+import DNG
+import Foundation
+
+/// The captures folder: picks names that are free (adding `-1`, `-2`, … rather than overwriting), and writes
+/// every file through ``DNG/OutputFile`` (temporary name, fsync, rename without replacing).
+public final class OutputStore: @unchecked Sendable {
+    /// The folder.
+    public let folder: String
+    private let lock = NSLock()
+    private var reserved: Set<String> = []
+
+    /// Uses `folder`, creating it (and its parents) when missing.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/outputUnavailable`` when it cannot be created or is not a folder.
+    public init(folder: String) throws {
+        let trimmed = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        self.folder = trimmed.isEmpty ? "." : trimmed
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: self.folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw CaptureError(.outputUnavailable, "\(self.folder) exists and is not a folder")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
+            } catch {
+                throw CaptureError(
+                    .outputUnavailable, "cannot create the folder \(self.folder): \(error.localizedDescription)")
+            }
+        }
+        guard access(self.folder, W_OK | X_OK) == 0 else {
+            throw CaptureError(
+                .outputUnavailable, "cannot write in \(self.folder): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The path of `name` in the folder.
+    public func path(_ name: String) -> String { folder == "." ? name : folder + "/" + name }
+
+    /// Reserves a stem such that `stem.EXT` is free for every extension in `extensions` (RAW and JPEG of a shot
+    /// share their stem): `stem`, else `stem-1`, `stem-2`, …
+    public func reserveStem(_ stem: String, extensions: [String]) -> String {
+        lock.withLock {
+            var candidate = stem
+            var suffix = 0
+            while extensions.contains(where: { ext in
+                let name = candidate + "." + ext
+                return reserved.contains(name) || FileManager.default.fileExists(atPath: path(name))
+            }) {
+                suffix += 1
+                candidate = "\(stem)-\(suffix)"
+            }
+            for ext in extensions { reserved.insert(candidate + "." + ext) }
+            return candidate
+        }
+    }
+
+    /// Forgets reservations of `stem` (after its files are written or abandoned).
+    public func release(_ stem: String, extensions: [String]) {
+        lock.withLock { for ext in extensions { reserved.remove(stem + "." + ext) } }
+    }
+
+    /// Writes `bytes` as a new file `name` and returns its path.
+    public func write(_ bytes: [UInt8], name: String) throws -> String {
+        let target = path(name)
+        try OutputFile.write(bytes, to: target)
+        return target
+    }
+}

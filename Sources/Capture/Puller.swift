@@ -1,0 +1,205 @@
+import DNG
+import Foundation
+import Logging
+import PTP
+
+/// `rawcap pull` and `rawcap ls`: objects already on the card, listed, or downloaded and saved (converted to DNG,
+/// or as the camera wrote them), with the journal recording each file; `--resume` fetches what the journal says
+/// was announced but never written (a run cut by a crash, a disconnect or Ctrl-C).
+public struct Puller: Sendable {
+    /// Which objects.
+    public enum Selection: Hashable, Sendable {
+        /// Every image object.
+        case all
+        /// Objects the journal has no file for.
+        case new
+        /// These handles.
+        case handles([UInt32])
+        /// Objects the journal saw announced and never wrote.
+        case resume
+    }
+
+    /// The session (open).
+    public var session: PTPSession
+    /// The folder.
+    public var store: OutputStore
+    /// The journal.
+    public var journal: Journal
+    /// Logs.
+    public var logger: Logger
+    /// Receives progress.
+    public var observer: @Sendable (CaptureEvent) -> Void
+    /// Stops the pull after the file being written (Ctrl-C).
+    public var stop: StopSignal
+
+    /// Creates a puller.
+    public init(
+        session: PTPSession, store: OutputStore, journal: Journal, logger: Logger, stop: StopSignal = StopSignal(),
+        observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
+    ) {
+        self.session = session
+        self.store = store
+        self.journal = journal
+        self.logger = logger
+        self.stop = stop
+        self.observer = observer
+    }
+
+    /// Every image object on the camera (folders left out), in handle order.
+    public func list() async throws -> [CardObject] {
+        var objects: [CardObject] = []
+        for handle in try await session.getObjectHandles() {
+            let info = try await session.getObjectInfo(handle)
+            guard info.objectFormat != .association else { continue }
+            objects.append(CardObject(handle: handle, info: info))
+        }
+        return objects
+    }
+
+    /// Keys (``CardObject/key``) of the objects the journal has a file for, for camera `serial`.
+    public static func pulledKeys(_ entries: [JournalEntry], serial: String) -> Set<String> {
+        Set(
+            entries.filter { $0.event == JournalEntry.Event.fileWritten && $0.serial == serial }
+                .compactMap { entry in entry.cameraFile.map { "\($0)|\(entry.captureDate ?? "")" } })
+    }
+
+    /// Keys of objects announced for `serial` and never written (nor deliberately left, such as a JPEG used only
+    /// as a preview).
+    public static func unfinishedKeys(_ entries: [JournalEntry], serial: String) -> Set<String> {
+        let announced = Set(
+            entries.filter { $0.event == JournalEntry.Event.objectAnnounced && $0.serial == serial }
+                .compactMap { entry in entry.cameraFile.map { "\($0)|\(entry.captureDate ?? "")" } })
+        let settled = Set(
+            entries.filter {
+                ($0.event == JournalEntry.Event.fileWritten || $0.event == JournalEntry.Event.objectNotSaved)
+                    && $0.serial == serial
+            }.compactMap { entry in entry.cameraFile.map { "\($0)|\(entry.captureDate ?? "")" } })
+        return announced.subtracting(settled)
+    }
+
+    /// Downloads the selected objects and saves them: raw objects as DNG (`original == false`; the JPEG of the
+    /// same stem becomes the preview and is saved too), or every object as the camera wrote it. With
+    /// `deleteAfter`, each object is deleted from the camera once its file is on disk and journaled.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/invalidPlan`` for a handle that is not on the camera, or what the
+    ///   session, decoder and writer throw.
+    public func pull(_ selection: Selection, original: Bool, deleteAfter: Bool) async throws -> [SavedFile] {
+        let deviceInfo = try await session.getDeviceInfo()
+        let camera = deviceInfo.model.isEmpty ? "camera" : deviceInfo.model
+        let serial = deviceInfo.serialNumber
+        journal.camera = camera
+        journal.serial = serial
+        let objects = try await list()
+        let entries = Journal.read(folder: store.folder)
+        let chosen: [CardObject]
+        switch selection {
+        case .all:
+            chosen = objects
+        case .new:
+            let pulled = Self.pulledKeys(entries, serial: serial)
+            chosen = objects.filter { !pulled.contains($0.key) }
+        case .resume:
+            let unfinished = Self.unfinishedKeys(entries, serial: serial)
+            chosen = objects.filter { unfinished.contains($0.key) }
+        case .handles(let handles):
+            chosen = try handles.map { handle in
+                guard let object = objects.first(where: { $0.handle.rawValue == handle }) else {
+                    throw CaptureError(
+                        .invalidPlan, "no object with handle \(handle) on the camera (rawcap ls lists them)")
+                }
+                return object
+            }
+        }
+        var start = JournalEntry(JournalEntry.Event.runStarted)
+        start.format = original ? "original" : "dng"
+        start.detail = "pull \(selection): \(chosen.count) object(s)"
+        try journal.record(start)
+        observer(.started(frames: chosen.count, format: original ? "original" : "dng", camera: camera))
+
+        let downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
+        let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
+        var saved: [SavedFile] = []
+        var done: Set<ObjectHandle> = []
+        for (index, object) in chosen.enumerated() where !done.contains(object.handle) {
+            if stop.isRequested {
+                var end = JournalEntry(JournalEntry.Event.runFinished)
+                end.detail = "interrupted"
+                end.size = UInt64(saved.count)
+                journal.recordQuietly(end)
+                throw CaptureError(
+                    .interrupted, "stopped after \(saved.count) files; rawcap pull --new fetches the rest")
+            }
+            observer(.shotStarted(frame: index + 1))
+            let announced = AnnouncedObject(handle: object.handle, info: object.info)
+            if original || !object.isRaw {
+                let bytes = try await downloader.download(announced, session: session, progress: progress)
+                let stem = store.reserveStem(object.stem, extensions: [object.originalExtension])
+                defer { store.release(stem, extensions: [object.originalExtension]) }
+                let path = try store.write(bytes, name: stem + "." + object.originalExtension)
+                let file = SavedFile(
+                    path: path, size: bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, bytes)),
+                    camera: camera, serial: serial, format: object.isJPEG ? "jpeg" : "original", frame: index + 1,
+                    bracket: nil, handle: object.handle.rawValue, cameraFile: object.info.filename, exposure: nil,
+                    timings: nil)
+                try written(file, object: object, kind: object.isJPEG ? "jpeg" : "original")
+                saved.append(file)
+                done.insert(object.handle)
+                if deleteAfter { try await delete(object) }
+                continue
+            }
+            // A raw object: its JPEG twin (same camera stem), when selected too, becomes the preview and is saved.
+            let twin = chosen.first { $0.isJPEG && $0.stem == object.stem && !done.contains($0.handle) }
+            let rawBytes = try await downloader.download(announced, session: session, progress: progress)
+            var jpegPart: (object: AnnouncedObject, bytes: [UInt8])?
+            if let twin {
+                let twinObject = AnnouncedObject(handle: twin.handle, info: twin.info)
+                jpegPart = (twinObject, try await downloader.download(twinObject, session: session, progress: progress))
+            }
+            let processor = ShotProcessor(
+                format: ResolvedFormat(product: .bayer, rawBitDepth: nil, linearFallback: true, reason: "pull"),
+                keepJPEG: twin != nil, options: DNGOptions(software: "rawcap"),
+                namer: (try? FileNamer(template: object.stem)) ?? .standard, camera: camera, serial: serial,
+                store: store, journal: journal, logger: logger, observer: observer)
+            let clock = ContinuousClock()
+            let files = try processor.process(
+                ShotProcessor.Shot(
+                    frame: index + 1, index: index, bracket: nil, date: Date(), sequence: index + 1,
+                    raw: (announced, rawBytes), jpeg: jpegPart, captureSeconds: 0, downloadSeconds: 0,
+                    triggered: clock.now))
+            saved += files
+            done.insert(object.handle)
+            if let twin { done.insert(twin.handle) }
+            if deleteAfter {
+                try await delete(object)
+                if let twin { try await delete(twin) }
+            }
+        }
+        var end = JournalEntry(JournalEntry.Event.runFinished)
+        end.detail = "complete"
+        end.size = UInt64(saved.count)
+        journal.recordQuietly(end)
+        return saved
+    }
+
+    private func written(_ file: SavedFile, object: CardObject, kind: String) throws {
+        var entry = JournalEntry(JournalEntry.Event.fileWritten)
+        entry.handle = object.handle.rawValue
+        entry.cameraFile = object.info.filename
+        entry.captureDate = object.info.captureDate
+        entry.path = file.path
+        entry.size = UInt64(file.size)
+        entry.sha256 = file.sha256
+        entry.kind = kind
+        try journal.record(entry)
+        observer(.saved(file))
+    }
+
+    private func delete(_ object: CardObject) async throws {
+        try await session.deleteObject(object.handle)
+        var entry = JournalEntry(JournalEntry.Event.objectDeleted)
+        entry.handle = object.handle.rawValue
+        entry.cameraFile = object.info.filename
+        entry.captureDate = object.info.captureDate
+        try journal.record(entry)
+    }
+}

@@ -1,0 +1,285 @@
+import DNG
+import Foundation
+import Logging
+import RawDecoders
+import RawImage
+
+/// The encode stage of the pipeline: turns one shot's downloaded objects into files (DNG, TIFF, JPEG), through
+/// ``OutputStore`` and with a journal line for each file. Runs off the download path, so the next shot downloads
+/// while this one encodes.
+public struct ShotProcessor: Sendable {
+    /// One downloaded shot.
+    public struct Shot: Sendable {
+        /// The frame's number in the run, from 1.
+        public var frame: Int
+        /// The shot's index in the run (0-based; the journal's `shot`).
+        public var index: Int
+        /// The bracket step, in EV.
+        public var bracket: Double?
+        /// When it was triggered.
+        public var date: Date
+        /// Sequence number for `{seq}`.
+        public var sequence: Int
+        /// The raw object and its bytes.
+        public var raw: (object: AnnouncedObject, bytes: [UInt8])?
+        /// The JPEG object and its bytes.
+        public var jpeg: (object: AnnouncedObject, bytes: [UInt8])?
+        /// Seconds from trigger to the last object announced.
+        public var captureSeconds: Double
+        /// Seconds spent downloading.
+        public var downloadSeconds: Double
+        /// When it was triggered, for the total time.
+        public var triggered: ContinuousClock.Instant
+
+        /// Creates a shot.
+        public init(
+            frame: Int, index: Int, bracket: Double?, date: Date, sequence: Int,
+            raw: (object: AnnouncedObject, bytes: [UInt8])?, jpeg: (object: AnnouncedObject, bytes: [UInt8])?,
+            captureSeconds: Double, downloadSeconds: Double, triggered: ContinuousClock.Instant
+        ) {
+            self.frame = frame
+            self.index = index
+            self.bracket = bracket
+            self.date = date
+            self.sequence = sequence
+            self.raw = raw
+            self.jpeg = jpeg
+            self.captureSeconds = captureSeconds
+            self.downloadSeconds = downloadSeconds
+            self.triggered = triggered
+        }
+    }
+
+    /// What each shot becomes.
+    public var format: ResolvedFormat
+    /// Save the camera's JPEG beside the raw file.
+    public var keepJPEG: Bool
+    /// DNG options.
+    public var options: DNGOptions
+    /// Naming.
+    public var namer: FileNamer
+    /// The camera's model and serial number, for names, the journal and reports.
+    public var camera: String
+    /// The serial number.
+    public var serial: String
+    /// The folder.
+    public var store: OutputStore
+    /// The journal.
+    public var journal: Journal
+    /// Logs.
+    public var logger: Logger
+    /// Receives warnings and saved files.
+    public var observer: @Sendable (CaptureEvent) -> Void
+
+    /// Creates a processor.
+    public init(
+        format: ResolvedFormat, keepJPEG: Bool, options: DNGOptions, namer: FileNamer, camera: String, serial: String,
+        store: OutputStore, journal: Journal, logger: Logger = Logger(label: "rawcap.capture"),
+        observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
+    ) {
+        self.format = format
+        self.keepJPEG = keepJPEG
+        self.options = options
+        self.namer = namer
+        self.camera = camera
+        self.serial = serial
+        self.store = store
+        self.journal = journal
+        self.logger = logger
+        self.observer = observer
+    }
+
+    /// Writes the shot's files; returns them in the order written (the raw product first).
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/badObject`` when a needed object is missing or does not
+    ///   decode, `DNGError` when a file cannot be written (nothing partial is left).
+    public func process(_ shot: Shot) throws -> [SavedFile] {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var extensions: [String]
+        switch format.product {
+        case .bayer, .linear: extensions = ["dng"]
+        case .tiff: extensions = ["tif"]
+        case .jpeg: extensions = ["jpg"]
+        }
+        let savesJPEG = format.product != .jpeg && keepJPEG && shot.jpeg != nil
+        if savesJPEG { extensions.append("jpg") }
+        let values = FileNamer.Values(
+            date: shot.date, sequence: shot.sequence, frameNumber: shot.frame, camera: camera, serial: serial,
+            bracket: shot.bracket)
+        let stem = store.reserveStem(namer.stem(values), extensions: extensions)
+        defer { store.release(stem, extensions: extensions) }
+        if keepJPEG, format.product != .jpeg, shot.jpeg == nil {
+            warn("frame \(shot.frame): --keep-jpeg, but the camera stored no JPEG for this shot", shot: shot)
+        }
+
+        var saved: [SavedFile] = []
+        func record(
+            path: String, size: Int, sha256: String, kind: String, formatName: String,
+            object: AnnouncedObject, exposure: SavedFile.Exposure?
+        ) throws {
+            let now = clock.now
+            let file = SavedFile(
+                path: path, size: size, sha256: sha256, camera: camera, serial: serial, format: formatName,
+                frame: shot.frame, bracket: shot.bracket, handle: object.handle.rawValue,
+                cameraFile: object.info.filename, exposure: exposure,
+                timings: SavedFile.Timings(
+                    capture: shot.captureSeconds, download: shot.downloadSeconds,
+                    encode: (now - started).seconds, total: (now - shot.triggered).seconds))
+            var entry = JournalEntry(JournalEntry.Event.fileWritten)
+            entry.shot = shot.index
+            entry.handle = object.handle.rawValue
+            entry.cameraFile = object.info.filename
+            entry.captureDate = object.info.captureDate
+            entry.path = path
+            entry.size = UInt64(size)
+            entry.sha256 = sha256
+            entry.kind = kind
+            entry.format = formatName
+            try journal.record(entry)
+            saved.append(file)
+            observer(.saved(file))
+        }
+
+        if format.product == .jpeg {
+            guard let jpeg = shot.jpeg else {
+                throw CaptureError(.badObject, "frame \(shot.frame): the camera stored no JPEG")
+            }
+            let path = try store.write(jpeg.bytes, name: stem + ".jpg")
+            try record(
+                path: path, size: jpeg.bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, jpeg.bytes)),
+                kind: "jpeg", formatName: "jpeg", object: jpeg.object, exposure: nil)
+            return saved
+        }
+
+        guard let raw = shot.raw else {
+            throw CaptureError(
+                .badObject,
+                "frame \(shot.frame): the camera stored no raw file (only \(shot.jpeg?.object.info.filename ?? "nothing"))"
+            )
+        }
+        let decoded: DecodedRaw
+        do {
+            decoded = try RawDecoder.decode(raw.bytes[...])
+        } catch {
+            throw CaptureError(.badObject, "frame \(shot.frame): \(raw.object.info.filename) does not decode: \(error)")
+        }
+        let cameraPreview = shot.jpeg.flatMap { jpeg -> DNGPreviews? in
+            do {
+                return try DNGPreviews.render(fromCameraJPEG: try JPEGImage(validating: jpeg.bytes))
+            } catch {
+                warn(
+                    "frame \(shot.frame): the camera's JPEG cannot be used as the preview (\(error)); rendering one",
+                    shot: shot)
+                return nil
+            }
+        }
+        let rawPath = stem + "." + (extensions.first ?? "dng")
+        let target = store.path(rawPath)
+        var formatName = format.description
+        var metadata: CaptureMetadata
+        switch (format.product, decoded.image) {
+        case (.bayer, .cfa(let frame)):
+            metadata = frame.metadata
+            if let depth = format.rawBitDepth, frame.bitsPerSample != depth {
+                warn(
+                    "frame \(shot.frame): asked for \(depth)-bit raw, the camera sent \(frame.bitsPerSample)-bit",
+                    shot: shot)
+            }
+            formatName = "bayer\(frame.bitsPerSample)"
+            do {
+                try DNGWriter.write(
+                    frame, previews: try cameraPreview ?? DNGPreviews.render(from: frame), options: options, to: target)
+            } catch let error as DNGError
+                where format.linearFallback && [.unsupportedBitDepth, .invalidInput].contains(error.code)
+            {
+                warn("auto: the raw cannot be stored as CFA data (\(error)); writing a linear DNG instead", shot: shot)
+                let image = try LinearImage(demosaicing: frame)
+                try DNGWriter.write(
+                    image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+                formatName = "linear"
+            }
+        case (.bayer, .linear(let image)):
+            guard format.linearFallback else {
+                throw CaptureError(
+                    .formatUnavailable,
+                    "\(format) needs Bayer data and the camera's raw is already demosaiced (LinearRaw); try --format linear or auto"
+                )
+            }
+            warn(
+                "auto: the camera's raw is already demosaiced (LinearRaw), so the DNG is linear, not Bayer", shot: shot)
+            metadata = image.metadata
+            try DNGWriter.write(
+                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+            formatName = "linear"
+        case (.linear, _):
+            let image: LinearImage
+            switch decoded.image {
+            case .cfa(let frame): image = try LinearImage(demosaicing: frame)
+            case .linear(let linear): image = linear
+            }
+            metadata = image.metadata
+            try DNGWriter.write(
+                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+        case (.tiff, _):
+            let rendered: RGBImage16
+            switch decoded.image {
+            case .cfa(let frame):
+                metadata = frame.metadata
+                rendered = try frame.renderRGB16()
+            case .linear(let image):
+                metadata = image.metadata
+                rendered = try image.renderRGB16()
+            }
+            try RGBTIFFWriter.write(rendered, metadata: metadata, to: target)
+        case (.jpeg, _):
+            return saved  // handled above
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+        let digest = try MessageDigest.hashFile(.sha256, at: target)
+        let kind = format.product == .tiff ? "tiff" : "dng"
+        try record(
+            path: target, size: size ?? 0, sha256: MessageDigest.hex(digest), kind: kind, formatName: formatName,
+            object: raw.object, exposure: Self.exposure(metadata))
+        if savesJPEG, let jpeg = shot.jpeg {
+            let path = try store.write(jpeg.bytes, name: stem + ".jpg")
+            try record(
+                path: path, size: jpeg.bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, jpeg.bytes)),
+                kind: "jpeg", formatName: "jpeg", object: jpeg.object, exposure: Self.exposure(metadata))
+        }
+        if !savesJPEG, let jpeg = shot.jpeg {
+            var entry = JournalEntry(JournalEntry.Event.objectNotSaved)
+            entry.shot = shot.index
+            entry.handle = jpeg.object.handle.rawValue
+            entry.cameraFile = jpeg.object.info.filename
+            entry.captureDate = jpeg.object.info.captureDate
+            entry.detail = "used as the DNG preview; not kept (no --keep-jpeg)"
+            try journal.record(entry)
+        }
+        return saved
+    }
+
+    private func warn(_ message: String, shot: Shot) {
+        logger.warning("\(message)")
+        var entry = JournalEntry(JournalEntry.Event.warning)
+        entry.shot = shot.index
+        entry.detail = message
+        journal.recordQuietly(entry)
+        observer(.warning(message))
+    }
+
+    /// The exposure fields of `metadata`.
+    static func exposure(_ metadata: CaptureMetadata) -> SavedFile.Exposure {
+        SavedFile.Exposure(
+            time: metadata.exposureTime?.description, seconds: metadata.exposureTime?.doubleValue,
+            fNumber: metadata.fNumber, iso: metadata.iso, bias: metadata.exposureBias?.doubleValue)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

@@ -1,0 +1,110 @@
+import PTP
+
+/// The standard capture (ISO 15740 §10.5.14): InitiateCapture, then ObjectAdded per stored object and
+/// CaptureComplete.
+///
+/// Real cameras bend this, and the driver copes: DeviceBusy (0x2019) while the previous shot is written is retried
+/// a bounded number of times; objects announced after CaptureComplete (libgphoto2's order, RAW+JPEG on many
+/// bodies) are waited for while fewer than expected have arrived; a lost CaptureComplete ends the wait once every
+/// expected object is there; a lost ObjectAdded is made good by comparing the card's object list before and after
+/// the shot. StoreFull as a response or an event is ``CaptureError/Code-swift.struct/cardFull``.
+public struct StandardCaptureDriver: CaptureDriver {
+    /// `standard`.
+    public var name: String { "standard" }
+
+    /// Creates the driver.
+    public init() {}
+
+    /// Takes one shot (see the type's description).
+    public func capture(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        let clock = ContinuousClock()
+        let before = Set(try await session.getObjectHandles())
+        // Events left from before this shot (a previous shot's stragglers) must not be taken for this one's.
+        while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
+            if stale.code == .storeFull { throw CaptureError(.cardFull, "the camera's card is full") }
+        }
+        try await initiate(session: session, timing: timing)
+        let started = clock.now
+        var objects: [AnnouncedObject] = []
+        var completedAt: ContinuousClock.Instant?
+        var allArrivedAt: ContinuousClock.Instant?
+        func have(_ handle: ObjectHandle) -> Bool { objects.contains { $0.handle == handle } }
+
+        while true {
+            let now = clock.now
+            if let expecting, objects.count >= expecting {
+                if completedAt != nil { break }
+                // Every object is here but CaptureComplete is not: it may have been lost.
+                allArrivedAt = allArrivedAt ?? now
+                if let since = allArrivedAt, now - since >= timing.lateGrace { break }
+            }
+            if let completedAt {
+                if expecting == nil, now - completedAt >= .milliseconds(300) { break }
+                if now - completedAt >= timing.lateGrace { break }
+            }
+            if now - started >= timing.shotTimeout { break }
+            guard let event = try await session.nextEvent(timeout: .milliseconds(100)) else { continue }
+            switch event.code {
+            case .objectAdded:
+                guard let raw = event.parameters.first else { continue }
+                let handle = ObjectHandle(rawValue: raw)
+                guard !before.contains(handle), !have(handle) else { continue }
+                let info = try await session.getObjectInfo(handle)
+                // Folders (associations) are announced too by some cameras when they start a new one.
+                guard info.objectFormat != .association else { continue }
+                let object = AnnouncedObject(handle: handle, info: info, late: completedAt != nil)
+                objects.append(object)
+                await announce(object)
+            case .captureComplete:
+                completedAt = completedAt ?? clock.now
+            case .storeFull:
+                throw CaptureError(.cardFull, "the camera's card filled up during the shot")
+            default:
+                continue
+            }
+        }
+        if let expecting, objects.count < expecting {
+            // ObjectAdded lost: whatever is new on the card belongs to this shot.
+            let after = try await session.getObjectHandles()
+            for handle in after where !before.contains(handle) && !have(handle) {
+                let info = try await session.getObjectInfo(handle)
+                guard info.objectFormat != .association else { continue }
+                let object = AnnouncedObject(handle: handle, info: info, late: true)
+                objects.append(object)
+                await announce(object)
+            }
+        }
+        if objects.isEmpty {
+            throw CaptureError(
+                .captureTimeout,
+                completedAt == nil
+                    ? "the camera stored nothing within \(timing.shotTimeout) of InitiateCapture"
+                    : "the camera reported the shot complete but stored nothing")
+        }
+        return objects
+    }
+
+    private func initiate(session: PTPSession, timing: CaptureTiming) async throws {
+        var delay = timing.busyDelay
+        var attempt = 1
+        while true {
+            do {
+                try await session.initiateCapture()
+                return
+            } catch let error as PTPError where error.response == .deviceBusy {
+                guard attempt < timing.busyAttempts else {
+                    throw CaptureError(
+                        .cameraBusy, "the camera answered DeviceBusy to \(attempt) capture requests in a row")
+                }
+                attempt += 1
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(1))
+            } catch let error as PTPError where error.response == .storeFull {
+                throw CaptureError(.cardFull, "the camera's card is full (StoreFull)")
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Capture
+import Foundation
+
+extension RawcapCommand {
+    /// `rawcap pull`: files already on the camera's card, converted to DNG or as the camera wrote them.
+    struct Pull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Download files from the camera's card, as DNG or as the camera wrote them.",
+            discussion: """
+                Choose the files with --all, --new (those the output folder's journal has no file for), \
+                --resume (those an interrupted shoot left on the camera) or handles (as rawcap ls lists them). Raw \
+                files become DNGs (the camera's JPEG of the same shot is the preview and is saved beside it) \
+                unless --original. Files are never overwritten (a suffix is added), camera file names are \
+                sanitised, and nothing is deleted from the camera unless --delete-after, and then only once the \
+                file is on disk.
+                """)
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Flag(help: "Every file on the card.")
+        var all = false
+
+        @Flag(help: "Files the journal in the output folder has no copy of.")
+        var new = false
+
+        @Flag(help: "Files an interrupted shoot left on the camera (from the journal).")
+        var resume = false
+
+        @Argument(help: "Object handles to pull (see rawcap ls).")
+        var handles: [UInt32] = []
+
+        @Option(name: [.short, .long], help: ArgumentHelp("The output folder.", valueName: "dir"))
+        var output = "captures"
+
+        @Flag(help: "Convert raw files to DNG (the default).")
+        var dng = false
+
+        @Flag(help: "Save files exactly as the camera wrote them.")
+        var original = false
+
+        @Flag(help: "Delete each file from the camera once it is safely on disk.")
+        var deleteAfter = false
+
+        @Flag(help: "Print one JSON object per saved file on standard output.")
+        var json = false
+
+        func validate() throws {
+            let chosen = [all, new, resume, !handles.isEmpty].filter { $0 }.count
+            guard chosen == 1 else { throw ValidationError("Choose one of --all, --new, --resume or handles.") }
+            guard !(dng && original) else { throw ValidationError("--dng and --original exclude each other.") }
+        }
+
+        func run() async throws {
+            let signals = ShootSignals()
+            let progress = ShootProgress(json: json)
+            defer { progress.finish() }
+            let selection: Puller.Selection =
+                all ? .all : new ? .new : resume ? .resume : .handles(handles)
+            do {
+                let store = try OutputStore(folder: output)
+                let journal = try Journal(folder: store.folder)
+                let camera = try await CameraConnector.connect(connection)
+                let files: [SavedFile]
+                do {
+                    try await camera.session.openSession()
+                    let puller = Puller(
+                        session: camera.session, store: store, journal: journal, logger: connection.logger,
+                        stop: signals.stop, observer: progress.handle)
+                    files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
+                } catch {
+                    try? await camera.session.closeSession()
+                    await camera.close()
+                    throw error
+                }
+                try? await camera.session.closeSession()
+                await camera.close()
+                progress.finish()
+                StandardError.print("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
+            } catch {
+                progress.finish()
+                throw ShootFailure.report(error, command: "pull")
+            }
+        }
+    }
+}

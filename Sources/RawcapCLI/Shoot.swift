@@ -1,0 +1,180 @@
+import ArgumentParser
+import Capture
+import DNG
+import Foundation
+import Logging
+import PTP
+
+extension RawcapCommand {
+    /// `rawcap shoot`: capture frames and save them as DNG (or TIFF, or the camera's JPEG).
+    struct Shoot: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Capture frames and save them as DNG files (RAW+JPEG, brackets, intervals).",
+            discussion: """
+                Each shot is triggered on the camera, downloaded and written to the output folder through a \
+                temporary file (fsync, then renamed; never overwriting: a suffix is added). The journal \
+                rawcap-journal.jsonl in the folder records every shot requested, object announced and file \
+                written; `rawcap pull --resume` fetches what an interrupted run left on the camera. Nothing is \
+                deleted from the camera. Camera settings changed for the run are restored afterwards, also after \
+                an error or Ctrl-C.
+                Name placeholders: {date} {time} {seq} {n} {camera} {serial} {bracket}.
+                Exit status: 0; 64 bad options or a format the camera cannot give; 69 no camera; 73 the output \
+                folder cannot be written or the camera's card is full; 74 disconnect, timeout or full disk; 75 \
+                camera busy; 76 protocol error or an object that does not decode; 130 interrupted.
+                """)
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Option(help: "auto, bayer12, bayer14, bayer16, linear, jpeg or tiff.")
+        var format: OutputFormat = .auto
+
+        @Option(help: "Frames to shoot (brackets, with --bracket).")
+        var count = 1
+
+        @Option(help: ArgumentHelp("Time between frame starts: 500ms, 5s, 2m, 1h.", valueName: "duration"))
+        var interval: String?
+
+        // Unconditional: the steps usually start with a minus sign, which would otherwise read as an option.
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("Exposure steps in EV, such as -2,0,+2.", valueName: "steps"))
+        var bracket: String?
+
+        @Flag(help: "Shoot RAW+JPEG and save the camera's JPEG beside the raw file, with the same name.")
+        var keepJPEG = false
+
+        @Option(name: [.short, .long], help: ArgumentHelp("The output folder.", valueName: "dir"))
+        var output = "captures"
+
+        @Option(help: ArgumentHelp("File name template (default \(FileNamer.defaultTemplate)).", valueName: "template"))
+        var name: String?
+
+        @Option(help: "DNG compression: none or lossless.")
+        var compression: CompressionChoice = .none
+
+        @Option(help: ArgumentHelp("Seconds a shot may take before rawcap gives up on it.", valueName: "seconds"))
+        var shotTimeout: Double = 30
+
+        @Flag(help: "Print one JSON object per saved file on standard output.")
+        var json = false
+
+        func validate() throws {
+            guard count >= 1, count <= 1_000_000 else { throw ValidationError("--count must be 1 or more.") }
+            guard shotTimeout > 0, shotTimeout <= 86400 else {
+                throw ValidationError("--shot-timeout must be positive.")
+            }
+            do {
+                _ = try makePlan()
+            } catch let error as CaptureError {
+                throw ValidationError(error.detail)
+            }
+        }
+
+        func makePlan() throws -> ShootPlan {
+            ShootPlan(
+                format: format, count: count, interval: try interval.map(ShootPlan.parseDuration),
+                bracket: try bracket.map(ShootPlan.parseBracket) ?? [], keepJPEG: keepJPEG,
+                compression: compression.dngCompression,
+                namer: try FileNamer(template: name ?? FileNamer.defaultTemplate),
+                timing: CaptureTiming(shotTimeout: .milliseconds(Int64(shotTimeout * 1000))))
+        }
+
+        func run() async throws {
+            let signals = ShootSignals()
+            let progress = ShootProgress(json: json)
+            defer { progress.finish() }
+            let specs: [CameraSpec]
+            let plan: ShootPlan
+            let store: OutputStore
+            do {
+                specs = try await ShootCameras.resolve(connection.cameraChoices, logger: connection.logger)
+                var planned = try makePlan()
+                if specs.count > 1, name == nil {
+                    // Several cameras: their model and serial number keep their files apart.
+                    planned.namer = try FileNamer(template: "{camera}-{serial}-" + FileNamer.defaultTemplate)
+                }
+                plan = planned
+                store = try OutputStore(folder: output)
+            } catch {
+                throw ShootFailure.report(error, command: "shoot")
+            }
+            // Connect to every camera first (options are not Sendable), then every camera shoots on the same
+            // schedule; one failing does not stop the others.
+            var results: [(CameraSpec, Result<CaptureRunner.Summary, any Error>)] = []
+            var connected: [(CameraSpec, CameraConnection)] = []
+            for spec in specs {
+                var options = connection
+                options.camera = spec
+                do {
+                    connected.append((spec, try await CameraConnector.connect(options)))
+                } catch {
+                    results.append((spec, .failure(error)))
+                }
+            }
+            let logger = connection.logger
+            let stop = signals.stop
+            results += await withTaskGroup(of: (CameraSpec, Result<CaptureRunner.Summary, any Error>).self) { group in
+                for (spec, camera) in connected {
+                    group.addTask {
+                        do {
+                            return (spec, .success(try await Self.shoot(camera, plan, store, logger, stop, progress)))
+                        } catch {
+                            return (spec, .failure(error))
+                        }
+                    }
+                }
+                var collected: [(CameraSpec, Result<CaptureRunner.Summary, any Error>)] = []
+                for await result in group { collected.append(result) }
+                return collected
+            }
+            progress.finish()
+            var status: ExitCode?
+            for (spec, result) in results {
+                switch result {
+                case .success(let summary):
+                    StandardError.print(
+                        "rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(summary.files.count) file"
+                            + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
+                            + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
+                case .failure(let error):
+                    let (code, message) = ShootFailure.classify(error)
+                    StandardError.print("rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(message)")
+                    status = status ?? code
+                }
+            }
+            if let status { throw status }
+        }
+
+        /// One camera's run: open, shoot, close.
+        static func shoot(
+            _ camera: CameraConnection, _ plan: ShootPlan, _ store: OutputStore, _ logger: Logger, _ stop: StopSignal,
+            _ progress: ShootProgress
+        ) async throws -> CaptureRunner.Summary {
+            do {
+                let journal = try Journal(folder: store.folder)
+                try await camera.session.openSession()
+                let runner = CaptureRunner(
+                    session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
+                    observer: progress.handle)
+                let summary = try await runner.run()
+                try? await camera.session.closeSession()
+                await camera.close()
+                return summary
+            } catch {
+                try? await camera.session.closeSession()
+                await camera.close()
+                throw error
+            }
+        }
+    }
+}
+
+/// `--format auto|bayer12|…`.
+extension OutputFormat: ExpressibleByArgument {}
+
+/// `--compression none|lossless`.
+enum CompressionChoice: String, ExpressibleByArgument, CaseIterable {
+    case none
+    case lossless
+
+    var dngCompression: DNGOptions.Compression { self == .lossless ? .lossless : .none }
+}

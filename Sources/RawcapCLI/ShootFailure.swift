@@ -1,0 +1,57 @@
+import ArgumentParser
+import CameraControl
+import Capture
+import DNG
+import Foundation
+import PTP
+import RawDecoders
+
+/// How `shoot`, `pull` and `ls` turn an error into one line on standard error and a sysexits status.
+enum ShootFailure {
+    /// The status and message for `error`.
+    static func classify(_ error: any Error) -> (ExitCode, String) {
+        switch error {
+        case let error as CaptureError:
+            let status: Int32 =
+                switch error.code {
+                case .formatUnavailable, .invalidPlan: 64
+                case .cameraBusy: 75
+                case .cardFull: 73
+                case .captureTimeout: 74
+                case .badObject: 76
+                case .interrupted: 130
+                case .outputUnavailable: 73
+                default: 70
+                }
+            let prefix = error.code == .cardFull ? "The camera's card is full: " : ""
+            return (ExitCode(status), prefix + error.detail)
+        case let error as DNGError:
+            switch error.code {
+            case .diskFull: return (ExitCode(74), "The disk is full: \(error)")
+            case .ioFailure: return (ExitCode(74), "Writing failed: \(error)")
+            case .fileExists, .folderNotFound, .notWritable: return (ExitCode(73), "Cannot create the file: \(error)")
+            default: return (ExitCode(70), "\(error)")
+            }
+        case let error as DecodeError:
+            return (ExitCode(76), "The camera sent a file rawcap cannot read: \(error)")
+        case let error as PTPError where error.response == .storeFull:
+            return (ExitCode(73), "The camera's card is full: \(error)")
+        case let error as PTPError where error.response == .deviceBusy:
+            return (ExitCode(75), "The camera is busy: \(error)")
+        case let error as CameraControlError:
+            return (ExitCode(76), "The camera refused a setting: \(error)")
+        case let failure as CommandFailure:
+            return (failure.status, failure.message)
+        default:
+            let failure = CameraFailure(error)
+            return (failure.exitCode, failure.message)
+        }
+    }
+
+    /// Prints `rawcap COMMAND: message` and returns the status to throw.
+    static func report(_ error: any Error, command: String) -> ExitCode {
+        let (status, message) = classify(error)
+        StandardError.print("rawcap \(command): \(message)")
+        return status
+    }
+}

@@ -1,0 +1,86 @@
+import Capture
+import Foundation
+
+/// The progress line on a terminal (frames done, bytes, MB/s, time left) and the one-line report per saved file;
+/// the progress line stays silent when standard error is not a terminal. `--json` puts each saved file on standard
+/// output as one JSON object.
+final class ShootProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let isTerminal = isatty(2) == 1
+    private let json: Bool
+    private let started = ContinuousClock.now
+    private var frames = 0
+    private var framesStarted = 0
+    private var bytes = 0
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private var lineShown = false
+    private let encoder: JSONEncoder
+
+    init(json: Bool) {
+        self.json = json
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    /// Handles one event from the run.
+    func handle(_ event: CaptureEvent) {
+        lock.withLock {
+            switch event {
+            case .started(let count, let format, let camera):
+                frames = count
+                say("shooting \(count) frame\(count == 1 ? "" : "s") as \(format) from \(camera)")
+            case .shotStarted(let frame):
+                framesStarted = frame
+                draw(force: true)
+            case .bytesReceived(let count):
+                bytes += count
+                draw(force: false)
+            case .saved(let file):
+                if json, let line = try? encoder.encode(file) {
+                    FileHandle.standardOutput.write(line + Data([0x0A]))
+                }
+                say("saved \(file.path) (\(Self.megabytes(file.size)), \(file.format))")
+            case .warning(let message):
+                say("warning: \(message)")
+            }
+        }
+    }
+
+    /// Clears the progress line.
+    func finish() { lock.withLock { clearLine() } }
+
+    private func say(_ message: String) {
+        clearLine()
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        draw(force: true)
+    }
+
+    private func clearLine() {
+        if lineShown {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            lineShown = false
+        }
+    }
+
+    private func draw(force: Bool) {
+        guard isTerminal, frames > 0 else { return }
+        let now = ContinuousClock.now
+        guard force || now - lastDraw >= .milliseconds(100) else { return }
+        lastDraw = now
+        let elapsed = max(
+            0.001, Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18)
+        let rate = Double(bytes) / elapsed / 1e6
+        let done = max(0, framesStarted - 1)
+        var left = ""
+        if done > 0 {
+            let remaining = elapsed / Double(done) * Double(frames - done)
+            left = String(format: " · %d:%02d left", Int(remaining) / 60, Int(remaining) % 60)
+        }
+        let line =
+            "frame \(framesStarted)/\(frames) · \(Self.megabytes(bytes)) · " + String(format: "%.1f MB/s", rate) + left
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        lineShown = true
+    }
+
+    static func megabytes(_ count: Int) -> String { String(format: "%.1f MB", Double(count) / 1e6) }
+}

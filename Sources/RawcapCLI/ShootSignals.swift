@@ -1,0 +1,37 @@
+import Capture
+import Dispatch
+import Foundation
+
+/// Ctrl-C for long commands: the first SIGINT asks the run to stop cleanly (finish the file being written,
+/// restore the camera's settings, close the session, exit 130); a second one exits at once with 130.
+///
+/// SIGXFSZ is ignored too, so a file size limit (`ulimit -f`) shows as a write error (EFBIG) with a message,
+/// not as a silent kill.
+final class ShootSignals: @unchecked Sendable {
+    /// The stop request the run watches.
+    let stop = StopSignal()
+    private var source: DispatchSourceSignal?
+
+    /// Installs the handlers.
+    init() {
+        signal(SIGXFSZ, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "rawcap.sigint"))
+        source.setEventHandler { [stop] in
+            if stop.isRequested {
+                FileHandle.standardError.write(Data("\nrawcap: interrupted again; exiting now\n".utf8))
+                exit(130)
+            }
+            FileHandle.standardError.write(
+                Data("\nrawcap: interrupted; finishing the current file (Ctrl-C again to quit at once)\n".utf8))
+            stop.request()
+        }
+        source.resume()
+        self.source = source
+    }
+
+    deinit {
+        source?.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}

@@ -1,0 +1,103 @@
+import CameraEmulator
+import Capture
+import Foundation
+import PTP
+import RawDecoders
+import Testing
+
+/// Each emulator fault, against the engine: a clear error, no partial file, earlier files intact, and a journal
+/// that tells what happened.
+@Suite(.serialized) struct FaultTests {
+    static func faults(_ text: String) throws -> [EmulatorFault] { try EmulatorFault.parse([text]) }
+
+    @Test func aBriefBusySpellIsRetried() async throws {
+        let rig = try await CaptureRig(faults: try Self.faults("busy=3"))
+        defer { Task { await rig.close() } }
+        let summary = try await rig.shoot(ShootPlan(format: .bayer12, count: 1))
+        #expect(summary.files.count == 1)
+    }
+
+    @Test func aCameraThatStaysBusyFailsClearly() async throws {
+        let rig = try await CaptureRig(faults: try Self.faults("busy=50"))
+        defer { Task { await rig.close() } }
+        let plan = ShootPlan(
+            format: .bayer12, count: 1, timing: CaptureTiming(busyAttempts: 3, busyDelay: .milliseconds(10)))
+        await #expect(throws: CaptureError(.cameraBusy)) { _ = try await rig.shoot(plan) }
+        #expect(try rig.files().isEmpty)
+        #expect(rig.journal.last?.code == "cameraBusy")
+    }
+
+    @Test func aFullCardFailsBeforeAnythingIsWritten() async throws {
+        let rig = try await CaptureRig(faults: try Self.faults("card-full"))
+        defer { Task { await rig.close() } }
+        await #expect(throws: CaptureError(.cardFull)) { _ = try await rig.shoot(ShootPlan(format: .bayer12)) }
+        #expect(try rig.files().isEmpty)
+        #expect(rig.journal.last?.event == "run-failed")
+    }
+
+    @Test(arguments: ["lose-event=objectadded", "lose-event=capturecomplete"])
+    func lostEventsDoNotLoseTheShot(fault: String) async throws {
+        let rig = try await CaptureRig(faults: try Self.faults(fault))
+        defer { Task { await rig.close() } }
+        let plan = ShootPlan(
+            format: .bayer12, count: 2, keepJPEG: true,
+            timing: CaptureTiming(shotTimeout: .seconds(20), lateGrace: .milliseconds(500)))
+        let summary = try await rig.shoot(plan)
+        #expect(summary.files.count == 4)
+        #expect(try rig.files().count == 4)
+    }
+
+    @Test func objectsAnnouncedAfterCaptureCompleteArePaired() async throws {
+        let rig = try await CaptureRig(eventOrder: .gphoto2)
+        defer { Task { await rig.close() } }
+        let summary = try await rig.shoot(ShootPlan(format: .bayer14, count: 2, keepJPEG: true))
+        let names = try rig.files()
+        #expect(names.count == 4)
+        #expect(Set(names.map { $0.split(separator: ".")[0] }).count == 2)
+        #expect(summary.files.filter { $0.format == "jpeg" }.count == 2)
+    }
+
+    @Test func aStalledDownloadResumesWhereItStopped() async throws {
+        let rig = try await CaptureRig(faults: try Self.faults("stall=getpartialobject"))
+        defer { Task { await rig.close() } }
+        let summary = try await rig.shoot(ShootPlan(format: .bayer16, count: 1))
+        let file = try #require(summary.files.first)
+        let frame = try #require(try RawDecoder.decode(contentsOf: file.path).frame)
+        #expect(frame.bitsPerSample == 16)
+    }
+
+    @Test func aDisconnectMidDownloadKeepsEarlierFilesAndResumeFetchesTheRest() async throws {
+        // 256×192 at 16 bits: about 100 kB per raw file; the link breaks inside the second shot's download.
+        let rig = try await CaptureRig(width: 256, height: 192, faults: try Self.faults("disconnect-after=160000"))
+        defer { Task { await rig.close() } }
+        do {
+            _ = try await rig.shoot(ShootPlan(format: .bayer16, count: 3))
+            Issue.record("the run should fail")
+        } catch let error as TransportError {
+            #expect(error.code == .disconnected)
+        }
+        let files = try rig.files()
+        #expect(files.count == 1, "\(files)")
+        #expect(!files.contains { $0.hasPrefix(".") })
+        let first = try #require(files.first)
+        #expect(try RawDecoder.decode(contentsOf: rig.store.path(first)).frame != nil)
+        let journal = rig.journal
+        #expect(journal.last?.event == "run-failed")
+        #expect(journal.filter { $0.event == "object-announced" }.count == 2)
+        #expect(journal.filter { $0.event == "file-written" }.count == 1)
+
+        // Plug the camera back in: pull --resume fetches the shot the disconnect cut off.
+        try await rig.reconnect()
+        let puller = Puller(
+            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
+            logger: .init(label: "t"))
+        let resumed = try await puller.pull(.resume, original: false, deleteAfter: false)
+        #expect(resumed.count == 1)
+        #expect(try rig.files().count == 2)
+        #expect(try RawDecoder.decode(contentsOf: try #require(resumed.first).path).frame?.bitsPerSample == 16)
+        let serial = try await rig.session.getDeviceInfo().serialNumber
+        #expect(Puller.unfinishedKeys(rig.journal, serial: serial).isEmpty)
+        // Nothing was deleted from the camera.
+        #expect(try await rig.session.getObjectHandles().count >= 2)
+    }
+}

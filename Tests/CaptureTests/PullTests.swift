@@ -1,0 +1,60 @@
+import CameraEmulator
+import Capture
+import Foundation
+import PTP
+import RawDecoders
+import Testing
+
+@Suite(.serialized) struct PullTests {
+    @Test func pullAllConvertsToDNGAndNewFetchesOnlyWhatIsMissing() async throws {
+        let rig = try await CaptureRig()
+        defer { Task { await rig.close() } }
+        // Shoot straight to the card (as if another program had), then list and pull.
+        try await rig.session.setDevicePropValue(.compressionSetting, .uint8(5))
+        for _ in 0..<2 {
+            try await rig.session.initiateCapture()
+            await rig.camera.waitForCapture()
+        }
+        let journal = try Journal(folder: rig.store.folder)
+        let puller = Puller(session: rig.session, store: rig.store, journal: journal, logger: .init(label: "t"))
+        let listed = try await puller.list()
+        #expect(listed.count == 4)
+        let first = try await puller.pull(.handles([listed[0].handle.rawValue]), original: false, deleteAfter: false)
+        #expect(first.map(\.format) == ["bayer14"])
+        let rest = try await puller.pull(.new, original: false, deleteAfter: false)
+        // The second shot's DNG and JPEG, plus the first shot's JPEG (not pulled yet).
+        #expect(rest.count == 3, "\(rest.map(\.path))")
+        let none = try await puller.pull(.new, original: false, deleteAfter: false)
+        #expect(none.isEmpty)
+        #expect(try await rig.session.getObjectHandles().count >= 4)
+    }
+
+    @Test func originalsKeepTheCamerasBytesAndDeleteAfterRemovesOnlyWhatIsSaved() async throws {
+        let rig = try await CaptureRig()
+        defer { Task { await rig.close() } }
+        try await rig.session.initiateCapture()
+        await rig.camera.waitForCapture()
+        let puller = Puller(
+            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
+            logger: .init(label: "t"))
+        let objects = try await puller.list()
+        let saved = try await puller.pull(.all, original: true, deleteAfter: true)
+        #expect(saved.count == objects.count)
+        #expect(saved.allSatisfy { $0.path.hasSuffix(".TIF") || $0.path.hasSuffix(".tif") })
+        #expect(try await puller.list().isEmpty)
+        #expect(rig.journal.filter { $0.event == "object-deleted" }.count == objects.count)
+        // An original is the camera's TIFF/EP, which decodes.
+        #expect(try RawDecoder.decode(contentsOf: try #require(saved.first).path).frame != nil)
+    }
+
+    @Test func anUnknownHandleIsAnError() async throws {
+        let rig = try await CaptureRig()
+        defer { Task { await rig.close() } }
+        let puller = Puller(
+            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
+            logger: .init(label: "t"))
+        await #expect(throws: CaptureError(.invalidPlan)) {
+            _ = try await puller.pull(.handles([0xDEAD]), original: false, deleteAfter: false)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import RawcapCLI
+
+/// `rawcap shoot`, `pull` and `ls` as a user runs them: the built binary, the emulated camera, exit codes, files and
+/// the journal.
+@Suite(.serialized) struct ShootCommandTests {
+    static func rawcap() throws -> String {
+        try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+    }
+
+    static func journal(_ folder: TemporaryDirectory) throws -> [[String: Any]] {
+        let text = try String(contentsOf: folder.file("rawcap-journal.jsonl"), encoding: .utf8)
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    static func visibleFiles(_ folder: TemporaryDirectory) throws -> [String] {
+        try folder.contents().filter { $0 != "rawcap-journal.jsonl" }.sorted()
+    }
+
+    @Test func shootsRawPlusJPEGWithJSONReports() async throws {
+        let folder = try TemporaryDirectory("shoot-cli")
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            [
+                "shoot", "--camera", "sim", "--sim-sensor", "160x120", "--count", "2", "--keep-jpeg", "--compression",
+                "lossless", "--json", "-o", folder.url.path,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let reports = result.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(reports.count == 4)
+        for report in reports {
+            for key in ["path", "size", "sha256", "camera", "exposure", "format", "timings"] {
+                #expect(report[key] != nil, "\(key) missing in \(report)")
+            }
+        }
+        #expect(try Self.visibleFiles(folder).count == 4)
+        // Progress is silent off a terminal: standard error has one line per file plus the summary.
+        #expect(!result.errorOutput.contains("\r"))
+        #expect(result.errorOutput.contains("saved "))
+    }
+
+    @Test(arguments: [
+        (["--sim-fault", "card-full"], Int32(73), "card is full"),
+        (["--sim-fault", "busy=100"], Int32(75), "DeviceBusy"),
+        (["--format", "bayer10"], Int32(64), "bayer10"),
+        (["--bracket", "-2,x"], Int32(64), "EV step"),
+        (["--sim-fault", "disconnect-after=150000", "--count", "3"], Int32(74), "disconnected"),
+    ])
+    func faultsEndWithAClearErrorAndStatus(arguments: [String], status: Int32, message: String) async throws {
+        let folder = try TemporaryDirectory("shoot-fault")
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            ["shoot", "--camera", "sim", "--sim-sensor", "256x192", "-o", folder.url.path] + arguments)
+        #expect(result.status == status, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains(message), "\(result.errorOutput)")
+        // Usage errors are swift-argument-parser's "Error: …" plus usage; the others one "rawcap shoot:" line.
+        let lines = result.errorOutput.split(separator: "\n").filter {
+            $0.hasPrefix(status == 64 ? "Error:" : "rawcap shoot:")
+        }
+        #expect(lines.count == 1, "one error line: \(result.errorOutput)")
+        #expect(try !folder.contents().contains { $0.hasPrefix(".") }, "no temporary left")
+        if status != 64 {
+            #expect((try Self.journal(folder).last?["event"] as? String) == "run-failed")
+        }
+    }
+
+    /// A full disk, for real: the second run is limited (RLIMIT_FSIZE through prlimit) below one DNG's size.
+    @Test func aFullDiskFailsCleanlyAndKeepsEarlierFiles() async throws {
+        let prlimit = try ExternalTool.require("prlimit")
+        let folder = try TemporaryDirectory("shoot-full")
+        let base = ["shoot", "--camera", "sim", "--sim-sensor", "256x192", "-o", folder.url.path]
+        let first = try await Subprocess.runDetached(try Self.rawcap(), base)
+        #expect(first.status == 0, "\(first.errorOutput)")
+        let before = try Self.visibleFiles(folder)
+        #expect(before.count == 1)
+        let limited = try await Subprocess.runDetached(
+            prlimit, ["--fsize=60000", try Self.rawcap()] + base + ["--count", "2"])
+        #expect(limited.status == 74, "\(limited.errorOutput)")
+        #expect(limited.errorOutput.contains("disk is full"), "\(limited.errorOutput)")
+        #expect(try Self.visibleFiles(folder) == before)
+        #expect(try !folder.contents().contains { $0.hasPrefix(".") })
+        let last = try #require(try Self.journal(folder).last)
+        #expect(last["event"] as? String == "run-failed")
+        #expect((last["detail"] as? String)?.contains("File too large") == true, "\(last)")
+    }
+
+    /// Ctrl-C: the file being written is finished, the session closed, the journal says so, exit 130.
+    @Test func interruptFinishesTheCurrentFileAndExits130() async throws {
+        let folder = try TemporaryDirectory("shoot-sigint")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.rawcap())
+        process.arguments = [
+            "shoot", "--camera", "sim", "--sim-sensor", "256x192", "--count", "1000", "--interval", "200ms", "--json",
+            "-o", folder.url.path,
+        ]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Wait (off the Swift pool) for the first saved file, then interrupt.
+        let firstLine: String = await withCheckedContinuation { continuation in
+            DispatchQueue(label: "sigint-test").async {
+                var buffer = Data()
+                while !buffer.contains(0x0A) {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    buffer += chunk
+                }
+                continuation.resume(returning: String(decoding: buffer, as: UTF8.self))
+            }
+        }
+        #expect(firstLine.contains("\"path\""), "\(firstLine)")
+        kill(process.processIdentifier, SIGINT)
+        let status: Int32 = await withCheckedContinuation { continuation in
+            DispatchQueue(label: "sigint-wait").async {
+                _ = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 130, "\(errorText)")
+        #expect(errorText.contains("interrupted"))
+        let files = try Self.visibleFiles(folder)
+        #expect(!files.isEmpty && files.count < 1000)
+        #expect(try !folder.contents().contains { $0.hasPrefix(".") })
+        let journal = try Self.journal(folder)
+        let written = journal.filter { $0["event"] as? String == "file-written" }.count
+        #expect(written == files.count)
+        #expect(journal.last?["event"] as? String == "run-finished")
+        #expect(journal.last?["detail"] as? String == "interrupted")
+    }
+
+    @Test func lsListsAndPullFetchesWhatShootLeft() async throws {
+        // One process, one emulated camera: shoot with --format jpeg leaves nothing else; ls shows the card of a
+        // fresh emulator (empty). The in-process emulator does not outlive a command, so pull/ls are exercised on
+        // the card state the library tests build (PullTests); here: the commands parse, run and exit 0.
+        let folder = try TemporaryDirectory("ls-cli")
+        let ls = try await Subprocess.runDetached(
+            try Self.rawcap(), ["ls", "--camera", "sim", "--sim-sensor", "160x120", "-o", folder.url.path])
+        #expect(ls.status == 0, "\(ls.errorOutput)")
+        let pull = try await Subprocess.runDetached(
+            try Self.rawcap(), ["pull", "--all", "--camera", "sim", "--sim-sensor", "160x120", "-o", folder.url.path])
+        #expect(pull.status == 0, "\(pull.errorOutput)")
+        #expect(pull.errorOutput.contains("0 files"))
+        let bad = try await Subprocess.runDetached(
+            try Self.rawcap(), ["pull", "--camera", "sim", "-o", folder.url.path])
+        #expect(bad.status == 64)
+    }
+
+    @Test func severalCamerasShootTogetherAndOneFailingDoesNotStopTheOthers() async throws {
+        let folder = try TemporaryDirectory("shoot-multi")
+        let missing = folder.file("missing.pcapng").path
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            [
+                "shoot", "--camera", "sim", "--camera", "sim", "--camera", "replay:\(missing)", "--sim-sensor",
+                "160x120", "--count", "2", "-o", folder.url.path,
+            ])
+        // The recording does not load (65); both emulated cameras still shoot their two frames.
+        #expect(result.status == 65, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("replay:"), "\(result.errorOutput)")
+        let files = try Self.visibleFiles(folder)
+        #expect(files.count == 4, "\(files)")
+        #expect(files.allSatisfy { $0.hasPrefix("Emulated-Camera-RC0000001-") }, "\(files)")
+        let runs = Set(try Self.journal(folder).compactMap { $0["run"] as? String })
+        #expect(runs.count == 2)
+    }
+
+    @Test func theCameraOptionStillSelectsOneCameraForOtherCommands() throws {
+        let options = try ConnectionOptions.parse(["--camera", "sim"])
+        #expect(options.camera == .simulator)
+        let several = try ConnectionOptions.parse(["--camera", "sim", "--camera", "all"])
+        #expect(several.cameraChoices == [.one(.simulator), .all])
+        #expect(try ConnectionOptions.parse([]).camera == .usb(.onlyCamera))
+    }
+}
