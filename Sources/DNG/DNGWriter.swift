@@ -74,6 +74,9 @@ public enum DNGWriter {
         // Fail on an existing name before spending time on encoding; OutputFile checks again when publishing.
         let file = try OutputFile(creatingAt: path)
         let digestJob = pending.map { pending in BackgroundJob { pending.compute() } }
+        // On every way out, errors included: a digest thread still inside libcrypto while the process exits (a
+        // failed write is often followed by exit) crashed rawcap after "disk full" (fault matrix).
+        defer { _ = digestJob?.wait() }
         let plan = try makePlan(digestJob == nil ? .omitted : .placeholder)
         let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path) {
             guard let digests = digestJob?.wait() else { return [:] }
