@@ -95,7 +95,7 @@ def last_journal(out, n=2):
         for key in ("code", "detail"):
             if entry.get(key):
                 text += f" {entry[key]}"
-        parts.append(text)
+        parts.append(text if len(text) <= 70 else text[:69] + "…")
     return " → ".join(parts)
 
 
@@ -213,7 +213,7 @@ def main():
             verdict = "ok" if not problems else "**DEFECT**: " + "; ".join(problems)
             defects += bool(problems)
             code = "HANG" if status is None else EXIT_NAMES.get(status, str(status))
-            rows.append((name, transport, code, f"{seconds:.1f}", error[:160], listing, last_journal(out), verdict))
+            rows.append((name, transport, code, f"{seconds:.1f}", error.removeprefix("rawcap shoot: ").replace(work + "/", "")[:110], listing, last_journal(out), verdict))
             print(f"fault matrix: {name} / {transport}: {code} {verdict}", file=sys.stderr)
     shutil.rmtree(work, ignore_errors=True)
 
