@@ -30,7 +30,7 @@ FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
 	-Xswiftc -use-ld=lld --disable-dead-strip
 
-.PHONY: all deps build release test smoke demo bench fuzz fuzz-seeds fmt lint install clean record-golden
+.PHONY: all deps build release test smoke demo bench bench-peers fault-matrix fuzz fuzz-seeds fmt lint install clean record-golden
 
 all: build
 
@@ -76,6 +76,18 @@ demo: deps
 ## bench: DNG encoding speed (benchmarks live in Benchmarks/, their own package).
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release RawcapBench
+
+## bench-peers: rawcap against PiDNG and gphoto2 (DNG encoding, PTP/IP downloads, shot to disk) and the plain
+## copy/write limits, in one run on the emulated camera; prints a Markdown table (Benchmarks/peers.py).
+bench-peers: deps
+	$(SWIFT) build -c release --product rawcap
+	RAWCAP_PYTHON=$(abspath $(PYTHON)) Benchmarks/peers.sh .build/release/rawcap $(PEERS_ARGS)
+
+## fault-matrix: the release rawcap against every emulated fault, over USB framing and PTP/IP, plus disk full, a
+## read-only folder and Ctrl-C; prints a Markdown table, fails on a defect (Tests/FaultMatrix).
+fault-matrix:
+	$(SWIFT) build -c release --product rawcap
+	Tests/FaultMatrix/fault-matrix.sh .build/release/rawcap
 
 ## fuzz: build each fuzz target with libFuzzer and AddressSanitizer, run it for FUZZ_SECONDS (default 600) on its
 ## seed corpus; stops at the first finding.

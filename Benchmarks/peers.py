@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""rawcap side by side with its peers, measured in one run on one machine (`make bench-peers`).
+
+Rows, each the median of --runs timed runs (after one warm-up), each ratio taken against a row of the same run:
+
+- DNG encoding: `rawcap convert FRAME.TIF` (a 14-bit RGGB TIFF/EP from the emulated camera) against PiDNG's
+  RAW2DNG.convert on the same samples, uncompressed and lossless. rawcap's time is the whole process (start, TIFF/EP
+  decode, thumbnail and preview rendering, NewRawImageDigest, fsync); PiDNG's is the encode call alone, the samples
+  already in memory. MB/s is 16-bit input (width × height × 2) ÷ median wall time.
+- Downloads over PTP/IP from `rawcap sim serve`: `rawcap pull --all --original` against `gphoto2 --get-all-files`,
+  the same objects from the same emulator, and a plain loopback TCP copy of the same byte count into a file (fsync)
+  as the limit. Each figure includes starting the program and opening the session.
+- Shot to disk, one RAW+JPEG frame per process: `rawcap shoot --count 1 --keep-jpeg` against `gphoto2
+  --capture-image-and-download` (server with --event-order gphoto2, imagequality RAW + JPEG), and a plain write of
+  the same bytes (write + fsync) as the limit.
+
+usage: peers.py --rawcap .build/release/rawcap [--runs 5] [--frame 6000x4000] [--sensor 3000x2000]
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+
+def run(cmd, cwd=None, check=True):
+    start = time.perf_counter()
+    result = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if check and result.returncode != 0:
+        sys.exit(f"peers: {' '.join(map(str, cmd))} failed ({result.returncode}): {result.stderr.decode()[-800:]}")
+    return elapsed
+
+
+def folder_bytes(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for name in files:
+            if not name.endswith(".jsonl"):
+                total += os.path.getsize(os.path.join(root, name))
+    return total
+
+
+def median_time(fn, runs):
+    fn()  # warm-up
+    return statistics.median(fn() for _ in range(runs))
+
+
+class Server:
+    """`rawcap sim serve` on a free loopback port."""
+
+    def __init__(self, rawcap, *args):
+        self.proc = subprocess.Popen([rawcap, "sim", "serve", "--listen", "127.0.0.1:0", "--json", *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        line = self.proc.stdout.readline()
+        if not line:
+            sys.exit("peers: rawcap sim serve did not start")
+        self.port = json.loads(line)["port"]
+        self.rawcap_port = f"ptpip:127.0.0.1:{self.port}"
+        self.gphoto_port = f"ptpip:127.0.0.1:{self.port}:{self.port}"
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=30)
+
+
+def tcp_copy(nbytes, dest):
+    """A plain loopback TCP copy of nbytes into a file, fsynced: what any PTP/IP download could reach at best."""
+    payload = np.random.default_rng(1).integers(0, 256, 1 << 20, dtype=np.uint8).tobytes()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def sender():
+        conn, _ = listener.accept()
+        left = nbytes
+        while left > 0:
+            chunk = payload[: min(left, len(payload))]
+            conn.sendall(chunk)
+            left -= len(chunk)
+        conn.close()
+
+    start = time.perf_counter()
+    thread = threading.Thread(target=sender)
+    thread.start()
+    client = socket.create_connection(listener.getsockname())
+    buffer = bytearray(1 << 20)
+    view = memoryview(buffer)
+    with open(dest, "wb") as out:
+        while True:
+            n = client.recv_into(buffer)
+            if n == 0:
+                break
+            out.write(view[:n])
+        out.flush()
+        os.fsync(out.fileno())
+    client.close()
+    thread.join()
+    elapsed = time.perf_counter() - start
+    listener.close()
+    os.unlink(dest)
+    return elapsed
+
+
+def plain_write(nbytes, folder):
+    """write + fsync of nbytes to a new file in folder, then rename and folder fsync, as rawcap's OutputFile does."""
+    data = np.random.default_rng(2).integers(0, 256, nbytes, dtype=np.uint8).tobytes()
+
+    def once():
+        start = time.perf_counter()
+        tmp = os.path.join(folder, ".plain.tmp")
+        with open(tmp, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.rename(tmp, os.path.join(folder, "plain.bin"))
+        fd = os.open(folder, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
+        elapsed = time.perf_counter() - start
+        os.unlink(os.path.join(folder, "plain.bin"))
+        return elapsed
+
+    return once
+
+
+def pidng_writer(raw, black, white, compress, folder):
+    from pidng.core import RAW2DNG
+    from pidng.defs import CFAPattern, DNGVersion, PhotometricInterpretation
+    from pidng.dng import DNGTags, Tag
+
+    height, width = raw.shape
+    tags = DNGTags()
+    tags.set(Tag.ImageWidth, width)
+    tags.set(Tag.ImageLength, height)
+    tags.set(Tag.TileWidth, width)
+    tags.set(Tag.TileLength, height)
+    tags.set(Tag.BitsPerSample, 16)
+    tags.set(Tag.SamplesPerPixel, 1)
+    tags.set(Tag.PhotometricInterpretation, PhotometricInterpretation.Color_Filter_Array)
+    tags.set(Tag.CFARepeatPatternDim, [2, 2])
+    tags.set(Tag.CFAPattern, CFAPattern.RGGB)
+    tags.set(Tag.BlackLevel, black)
+    tags.set(Tag.WhiteLevel, white)
+    tags.set(Tag.DNGVersion, DNGVersion.V1_4)
+    tags.set(Tag.Make, "rawcap")
+    tags.set(Tag.Model, "Emulated Camera")
+
+    def once():
+        converter = RAW2DNG()
+        converter.options(tags, path=folder + "/", compress=compress)
+        start = time.perf_counter()
+        converter.convert(raw, filename="pidng")
+        elapsed = time.perf_counter() - start
+        os.unlink(os.path.join(folder, "pidng.dng"))
+        return elapsed
+
+    return once
+
+
+def mbps(nbytes, seconds):
+    return nbytes / seconds / 1e6
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rawcap", required=True)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--frame", default="6000x4000", help="sensor for the DNG encoding rows")
+    parser.add_argument("--sensor", default="3000x2000", help="sensor for the PTP/IP rows")
+    parser.add_argument("--downloads", type=int, default=4, help="RAW frames on the card for the download rows")
+    args = parser.parse_args()
+    rawcap = os.path.abspath(args.rawcap)
+    for tool in ("gphoto2",):
+        if not shutil.which(tool):
+            sys.exit(f"peers: {tool} is not installed (make deps)")
+    work = tempfile.mkdtemp(prefix="rawcap-peers-", dir=os.environ.get("TMPDIR", "/var/tmp"))
+    rows = []
+    counter = [0]
+
+    def fresh(name):
+        counter[0] += 1
+        path = os.path.join(work, f"{name}-{counter[0]}")
+        os.makedirs(path)
+        return path
+
+    try:
+        # --- DNG encoding -----------------------------------------------------------------------------------
+        server = Server(rawcap, "--sensor", args.frame)
+        try:
+            run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--format", "bayer14",
+                 "-o", fresh("frame-shot")])
+            frame_dir = fresh("frame")
+            run([rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port, "-o", frame_dir])
+        finally:
+            server.stop()
+        tif = next(os.path.join(frame_dir, n) for n in os.listdir(frame_dir) if n.upper().endswith(".TIF"))
+        import rawpy
+        with rawpy.imread(tif) as image:
+            raw = image.raw_image.copy()
+            black = int(image.black_level_per_channel[0])
+            white = int(image.white_level)
+        input_bytes = raw.size * 2
+        frame_label = f"{raw.shape[1]}×{raw.shape[0]}"
+        for compression, compress in (("none", False), ("lossless", True)):
+            def rawcap_convert(compression=compression):
+                out = fresh("convert")
+                elapsed = run([rawcap, "convert", tif, "--compression", compression, "-o", out])
+                shutil.rmtree(out)
+                return elapsed
+            t_rawcap = median_time(rawcap_convert, args.runs)
+            pidng_dir = fresh("pidng")
+            label = "uncompressed" if not compress else "lossless JPEG"
+            try:
+                t_pidng = median_time(pidng_writer(raw, black, white, compress, pidng_dir), args.runs)
+            except Exception as error:  # PiDNG's C extension (ljpegCompress) fails on Python ≥ 3.10
+                t_pidng = None
+                failure = f"{type(error).__name__}: {error}"
+            ratio = f"{mbps(input_bytes, t_rawcap) / mbps(input_bytes, t_pidng):.2f}× PiDNG" if t_pidng else "—"
+            rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap convert (whole process)",
+                         input_bytes, t_rawcap, ratio))
+            if t_pidng:
+                rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert (encode call only)",
+                             input_bytes, t_pidng, "—"))
+            else:
+                rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert, compress=True: fails "
+                             f"({failure})", input_bytes, None, "—"))
+
+        # --- Downloads over PTP/IP ----------------------------------------------------------------------------
+        server = Server(rawcap, "--sensor", args.sensor)
+        try:
+            run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", str(args.downloads), "--format",
+                 "bayer14", "-o", fresh("card")])
+            sizes = []
+
+            def rawcap_pull():
+                out = fresh("pull")
+                elapsed = run([rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port, "-o", out])
+                sizes.append(folder_bytes(out))
+                shutil.rmtree(out)
+                return elapsed
+
+            def gphoto2_get():
+                out = fresh("gphoto2")
+                elapsed = run(["gphoto2", "--port", server.gphoto_port, "--get-all-files"], cwd=out)
+                sizes.append(folder_bytes(out))
+                shutil.rmtree(out)
+                return elapsed
+
+            t_pull = median_time(rawcap_pull, args.runs)
+            pull_bytes = sizes[-1]
+            sizes.clear()
+            t_gphoto = median_time(gphoto2_get, args.runs)
+            gphoto_bytes = sizes[-1]
+        finally:
+            server.stop()
+        if pull_bytes != gphoto_bytes:
+            print(f"peers: warning: rawcap fetched {pull_bytes} bytes, gphoto2 {gphoto_bytes}", file=sys.stderr)
+        copy_dir = fresh("tcp")
+        t_copy = median_time(lambda: tcp_copy(pull_bytes, os.path.join(copy_dir, "copy.bin")), args.runs)
+        label = f"{args.downloads} × {args.sensor} RAW"
+        rows.append((f"PTP/IP download, {label}: rawcap pull --all --original", pull_bytes, t_pull,
+                     f"{mbps(pull_bytes, t_pull) / mbps(gphoto_bytes, t_gphoto):.2f}× gphoto2, "
+                     f"{mbps(pull_bytes, t_pull) / mbps(pull_bytes, t_copy):.2f}× TCP copy"))
+        rows.append((f"PTP/IP download, {label}: gphoto2 --get-all-files", gphoto_bytes, t_gphoto,
+                     f"{mbps(gphoto_bytes, t_gphoto) / mbps(pull_bytes, t_copy):.2f}× TCP copy"))
+        rows.append((f"loopback TCP copy of the same bytes into a file + fsync", pull_bytes, t_copy, "—"))
+
+        # --- Shot to disk -------------------------------------------------------------------------------------
+        server = Server(rawcap, "--sensor", args.sensor, "--event-order", "gphoto2")
+        try:
+            run(["gphoto2", "--port", server.gphoto_port, "--set-config-index", "imagequality=2"])
+            sizes = []
+
+            def rawcap_shoot():
+                out = fresh("shoot")
+                elapsed = run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--keep-jpeg",
+                               "-o", out])
+                sizes.append(folder_bytes(out))
+                shutil.rmtree(out)
+                return elapsed
+
+            def gphoto2_shoot():
+                out = fresh("gphoto2-shot")
+                elapsed = run(["gphoto2", "--port", server.gphoto_port, "--capture-image-and-download"], cwd=out)
+                files = os.listdir(out)
+                if len(files) != 2:
+                    sys.exit(f"peers: gphoto2 --capture-image-and-download saved {files}, not RAW+JPEG")
+                sizes.append(folder_bytes(out))
+                shutil.rmtree(out)
+                return elapsed
+
+            t_shoot = median_time(rawcap_shoot, args.runs)
+            shoot_bytes = sizes[-1]
+            sizes.clear()
+            t_gshoot = median_time(gphoto2_shoot, args.runs)
+            gshoot_bytes = sizes[-1]
+        finally:
+            server.stop()
+        t_write = median_time(plain_write(gshoot_bytes, fresh("write")), args.runs)
+        label = f"1 RAW+JPEG frame, {args.sensor}"
+        rows.append((f"shot to disk, {label}: rawcap shoot --keep-jpeg (DNG + JPEG)", shoot_bytes, t_shoot,
+                     f"{t_gshoot / t_shoot:.2f}× gphoto2 (time ratio)"))
+        rows.append((f"shot to disk, {label}: gphoto2 --capture-image-and-download (TIF + JPG)", gshoot_bytes,
+                     t_gshoot, "—"))
+        rows.append((f"plain write + fsync of gphoto2's bytes", gshoot_bytes, t_write,
+                     f"{t_write / t_shoot:.2f}× of rawcap's time"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"Median of {args.runs} runs after a warm-up; rawcap {rawcap}.")
+    print()
+    print("| row | bytes | median s | MB/s | ratio |")
+    print("|---|---:|---:|---:|---|")
+    for name, nbytes, seconds, ratio in rows:
+        if seconds is None:
+            print(f"| {name} | {nbytes / 1e6:.1f} MB | — | — | {ratio} |")
+            continue
+        print(f"| {name} | {nbytes / 1e6:.1f} MB | {seconds:.3f} | {mbps(nbytes, seconds):.0f} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
