@@ -18,7 +18,7 @@ fail() { echo "release smoke test: $*" >&2; exit 1; }
 
 shoot() {
     "$1" shoot --camera sim --sim-sensor 1024x768 --count 2 --keep-jpeg --compression lossless \
-        -o "$work/$2" --json >"$work/$2.jsonl"
+        -o "$work/$2" --json >"$work/$2.jsonl" 2>"$work/$2.log" || fail "$1 shoot: $(tail -1 "$work/$2.log")"
 }
 shoot "$release" release
 shoot "$debug" debug
@@ -32,6 +32,7 @@ digests() { exiftool -q -s3 -NewRawImageDigest "$work/$1"/*.dng; }
 
 first=$(find "$work/release" -name '*.dng' | sort | head -1)
 "$release" inspect "$first" >"$work/inspect.txt" || fail "inspect failed on $first"
+mkdir -p "$work/converted"
 "$release" convert "$first" -o "$work/converted" >/dev/null || fail "convert failed on $first"
 converted=$(find "$work/converted" -name '*.dng' | head -1)
 [ -n "$converted" ] || fail "convert wrote no DNG"
