@@ -170,9 +170,46 @@ import Testing
         #expect(result.errorOutput.contains("replay:"), "\(result.errorOutput)")
         let files = try Self.visibleFiles(folder)
         #expect(files.count == 4, "\(files)")
-        #expect(files.allSatisfy { $0.hasPrefix("Emulated-Camera-RC0000001-") }, "\(files)")
+        // Each emulated camera has its own serial number, so {serial} keeps their files apart without suffixes.
+        #expect(files.filter { $0.hasPrefix("Emulated-Camera-RC0000001-") }.count == 2, "\(files)")
+        #expect(files.filter { $0.hasPrefix("Emulated-Camera-RC0000002-") }.count == 2, "\(files)")
+        #expect(!files.contains { $0.contains("-1.") }, "no -1 suffix: \(files)")
         let runs = Set(try Self.journal(folder).compactMap { $0["run"] as? String })
         #expect(runs.count == 2)
+    }
+
+    @Test func aSimSerialNamesTheFilesAndTheNextSimCamerasGetTheirOwn() async throws {
+        let folder = try TemporaryDirectory("shoot-sim-serial")
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            [
+                "shoot", "--camera", "sim", "--camera", "sim", "--sim-serial", "BODY7", "--sim-sensor", "96x64",
+                "--name", "{serial}-{n}", "-o", folder.url.path,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let files = try Self.visibleFiles(folder)
+        #expect(files == ["BODY7-1.dng", "BODY7-2-1.dng"], "\(files)")
+        let serials = Set(try Self.journal(folder).compactMap { $0["serial"] as? String })
+        #expect(serials == ["BODY7", "BODY7-2"])
+    }
+
+    /// Commands other than shoot work with one camera: several --camera values are refused with one line.
+    @Test(arguments: [
+        ["ls", "--camera", "sim", "--camera", "sim", "-o", "OUT"],
+        ["pull", "--all", "--camera", "sim", "--camera", "sim", "-o", "OUT"],
+        ["info", "--camera", "sim", "--camera", "all"], ["config", "list", "--camera", "sim", "--camera", "sim"],
+        ["ls", "--camera", "all", "-o", "OUT"],
+    ])
+    func otherCommandsRefuseSeveralCameras(arguments: [String]) async throws {
+        let folder = try TemporaryDirectory("several-refused")
+        let output = folder.file("out").path
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(), arguments.map { $0 == "OUT" ? output : $0 })
+        #expect(result.status == 64, "\(arguments): \(result.errorOutput)")
+        let lines = result.errorOutput.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("only rawcap shoot takes more than one --camera"), "\(result.errorOutput)")
+        #expect(try folder.contents().isEmpty, "nothing written")
     }
 
     @Test func theCameraOptionStillSelectsOneCameraForOtherCommands() throws {
