@@ -141,11 +141,13 @@ public final class OutputFile {
     /// Removes the temporary files of every ``OutputFile`` still being written in this process, for a process that
     /// is about to exit without unwinding (a second Ctrl-C): no hidden `.tmp` file is left behind. A file being
     /// published at that moment either is already under its final name or is never published; nothing else is
-    /// touched.
-    public static func removeTemporaries() {
+    /// touched. With `folder`, only temporaries in that folder are removed (tests share one process).
+    public static func removeTemporaries(in folder: String? = nil) {
         live.withLock { paths in
-            for path in paths { unlink(path) }
-            paths.removeAll()
+            for path in paths where folder == nil || path.hasPrefix(folder! + "/") {
+                unlink(path)
+                paths.remove(path)
+            }
         }
     }
 
