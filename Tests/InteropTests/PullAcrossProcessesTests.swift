@@ -103,6 +103,61 @@ import Testing
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
     }
 
+    /// Ctrl-C in the middle of a bracket's download on a slow link: the frame is finished, the bias the bracket
+    /// set is put back on the camera (read in another process afterwards), the run ends interrupted with 130, and
+    /// `pull --resume` has nothing to fetch.
+    @Test func ctrlCDuringABracketDownloadRestoresTheBias() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "256x192", "--fault", "slow=100kB/s"])
+        let camera = "ptpip:127.0.0.1:\(server.port)"
+        let rawcap = try RawcapBinary.path()
+        let python = try ExternalTool.require("python3")
+        let folder = try TemporaryDirectory("sigint-bracket-across")
+        let before = try await Subprocess.runDetached(rawcap, ["config", "get", "ev", "--camera", camera])
+        #expect(before.status == 0 && before.output.hasPrefix("ev="), "\(before.output) \(before.errorOutput)")
+        let script = """
+            import os, signal, subprocess, sys, time
+            folder = sys.argv[1]
+            child = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            def taken():
+                with open(f"/proc/{child.pid}/status") as status:
+                    masks = [int(l.split()[1], 16) for l in status if l.startswith(("SigIgn:", "SigCgt:"))]
+                return any(mask & 2 for mask in masks)
+            def announced():
+                try:
+                    with open(os.path.join(folder, "rawcap-journal.jsonl")) as journal:
+                        return '"object-announced"' in journal.read()
+                except FileNotFoundError:
+                    return False
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and child.poll() is None and not (taken() and announced()):
+                time.sleep(0.01)
+            child.send_signal(signal.SIGINT)
+            out, err = child.communicate(timeout=120)
+            sys.stdout.write(str(child.returncode) + "\\n")
+            sys.stderr.write(err.decode())
+            """
+        let shoot = try await Subprocess.runDetached(
+            python,
+            [
+                "-c", script, folder.url.path, rawcap, "shoot", "--camera", camera, "--bracket", "-2,0,+2",
+                "--count", "2", "-o", folder.url.path,
+            ])
+        #expect(shoot.output == "130\n", "\(shoot.output) \(shoot.errorOutput)")
+        let files = try Self.files(folder)
+        #expect(files.count == 1, "the frame being downloaded is finished, nothing hidden: \(files)")
+        let journal = try Self.journal(folder)
+        #expect(journal.last?["event"] as? String == "run-finished")
+        #expect(journal.last?["detail"] as? String == "interrupted")
+        let after = try await Subprocess.runDetached(rawcap, ["config", "get", "ev", "--camera", camera])
+        #expect(after.status == 0, "\(after.errorOutput)")
+        #expect(after.output == before.output, "the bias is back: \(before.output) → \(after.output)")
+        let resume = try await Subprocess.runDetached(rawcap, ["pull", "--resume", "--camera", camera, "-o", folder.url.path])
+        #expect(resume.status == 0, "\(resume.errorOutput)")
+        #expect(resume.errorOutput.contains("0 files in"), "\(resume.errorOutput)")
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+    }
+
     /// A plain shoot, then `pull --new` in another process: the frames the shoot saved are not fetched again;
     /// `pull --all` into a fresh folder fetches them all.
     @Test func pullNewSkipsWhatTheShootSaved() async throws {
