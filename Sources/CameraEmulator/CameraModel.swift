@@ -67,6 +67,9 @@ public struct CameraModel: Hashable, Sendable {
     public var shutterSpeeds: [ShutterSpeed]
     /// Exposure bias steps offered, in thirds of an EV (ExposureBiasCompensation 0x5010 carries 1/1000 EV).
     public var biasThirds: ClosedRange<Int>
+    /// Whether the camera has an exposure bias property (ExposureBiasCompensation, 0x5010); some bodies only
+    /// offer exposure time, and a bracket then uses that.
+    public var hasExposureBias = true
     /// White balance values (WhiteBalance 0x5005) and what each does.
     public var whiteBalances: [WhiteBalanceValue]
 
@@ -134,8 +137,16 @@ public struct CameraModel: Hashable, Sendable {
             WhiteBalanceValue(value: 6, balancesFor: .standardA),
         ])
 
+    /// The generic personality without an exposure bias property: brackets on it go through exposure time.
+    public static let genericWithoutExposureBias: CameraModel = {
+        var model = CameraModel.generic
+        model.identifier = "generic-no-bias"
+        model.hasExposureBias = false
+        return model
+    }()
+
     /// Every personality rawcap ships, by ``identifier``.
-    public static let all: [CameraModel] = [.generic]
+    public static let all: [CameraModel] = [.generic, .genericWithoutExposureBias]
 
     /// The personality named `identifier` (case-insensitive).
     ///

@@ -111,7 +111,7 @@ extension EmulatedCamera {
             .exposureIndex, .uint16, model.isoSpeeds.map(PTPValue.uint16),
             current: .uint16(model.isoSpeeds.contains(100) ? 100 : model.isoSpeeds[0]))
         let biases = model.biasThirds.map { PTPValue.int16(Int16((Double($0) * 1000 / 3).rounded())) }
-        enumeration(.exposureBiasCompensation, .int16, biases, current: .int16(0))
+        if model.hasExposureBias { enumeration(.exposureBiasCompensation, .int16, biases, current: .int16(0)) }
         table.add(
             DevicePropDesc(
                 propertyCode: .dateTime, dataType: .string, getSet: 1, factoryDefaultValue: .string(""),

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -62,6 +64,7 @@ public final class OutputFile {
                     folder == "." && !path.hasPrefix("./") ? temporaryName : "\(folder)/\(temporaryName)"
                 self.folderDescriptor = folderDescriptor
                 self.fileDescriptor = descriptor
+                Self.live.withLock { _ = $0.insert(self.temporaryPath) }
                 return
             }
             let failure = errno
@@ -111,6 +114,7 @@ public final class OutputFile {
             throw error
         }
         isOpen = false
+        Self.live.withLock { _ = $0.remove(temporaryPath) }
         close(fileDescriptor)
         // The new directory entry is durable only once the folder itself is synced. Some file systems cannot sync a
         // folder (EINVAL); the file is already published then, so that is not an error.
@@ -128,6 +132,23 @@ public final class OutputFile {
         close(fileDescriptor)
         unlinkat(folderDescriptor, temporaryName, 0)
         close(folderDescriptor)
+        Self.live.withLock { _ = $0.remove(temporaryPath) }
+    }
+
+    /// The temporary files of every ``OutputFile`` of this process that is neither committed nor discarded.
+    private static let live = Mutex<Set<String>>([])
+
+    /// Removes the temporary files of every ``OutputFile`` still being written in this process, for a process that
+    /// is about to exit without unwinding (a second Ctrl-C): no hidden `.tmp` file is left behind. A file being
+    /// published at that moment either is already under its final name or is never published; nothing else is
+    /// touched. With `folder`, only temporaries in that folder are removed (tests share one process).
+    public static func removeTemporaries(in folder: String? = nil) {
+        live.withLock { paths in
+            for path in paths where folder == nil || path.hasPrefix(folder! + "/") {
+                unlink(path)
+                paths.remove(path)
+            }
+        }
     }
 
     /// Writes `bytes` to a new file at `path` through a temporary file (see the type's documentation).

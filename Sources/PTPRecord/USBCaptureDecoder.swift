@@ -8,8 +8,9 @@ import WireFormat
 /// transfer that is exactly one command container (12 to 32 bytes, type 1, its own length): mass storage,
 /// keyboards and a capture started in the middle of a data phase never qualify, so their bytes are never framed.
 /// From there its bulk OUT transfers (submissions, which carry OUT data) and bulk IN transfers (completions, which
-/// carry IN data) go through container framing, and interrupt IN completions carry events. A transfer that ended
-/// short (fewer bytes than the submission asked for) ends a container of unknown length, as on the bus.
+/// carry IN data) go through container framing, and interrupt IN completions carry events, stitched by the
+/// container's length when an event spans several interrupt transfers. A bulk transfer that ended short (fewer
+/// bytes than the submission asked for) ends a container of unknown length, as on the bus.
 struct USBCaptureDecoder: Sendable {
     struct DeviceKey: Hashable, Sendable {
         var bus: UInt16
@@ -153,7 +154,10 @@ struct USBCaptureDecoder: Sendable {
         let messages =
             transfer.type == .bulk
             ? try device.in.feed(transfer.data, endsTransfer: endsShort || transfer.data.isEmpty, at: blockOffset)
-            : try device.events.feed(transfer.data, endsTransfer: true, at: blockOffset)
+            // Events are stitched by the container's length: a camera whose interrupt endpoint has small packets
+            // (8 bytes on Canon's) sends one event in several interrupt transfers, each full and none short.
+            // Only an empty transfer (a zero-length packet) marks an end.
+            : try device.events.feed(transfer.data, endsTransfer: transfer.data.isEmpty, at: blockOffset)
         for message in messages {
             device.messages.append(
                 StampedMessage(message: message, timestampNanoseconds: time, blockOffset: blockOffset))

@@ -20,7 +20,7 @@ public enum CameraConnector {
     public static func connect(_ options: ConnectionOptions) async throws -> CameraConnection {
         let logger = options.logger
         let configuration = PTPSession.Configuration(timeout: options.timeoutDuration)
-        switch options.camera {
+        switch try options.oneCamera() {
         case .usb(let selector):
             let connection = try await USBCameraConnection.open(selector, logger: logger)
             if options.record != nil {

@@ -70,6 +70,19 @@ public struct ConnectionOptions: ParsableArguments {
         }
     }
 
+    /// The one camera a command other than `rawcap shoot` works with.
+    ///
+    /// - Throws: ``CommandFailure`` (usage, exit 64) when several `--camera` values (or `all`) were given: only
+    ///   `rawcap shoot` takes several cameras, and silently using the first would act on the wrong one.
+    public func oneCamera() throws -> CameraSpec {
+        guard cameraChoices.count <= 1, cameraChoices.first != .all else {
+            let given = cameraChoices.map(\.description).joined(separator: ", ")
+            throw CommandFailure(
+                .usage, "several cameras given (\(given)); only rawcap shoot takes more than one --camera.")
+        }
+        return camera
+    }
+
     /// The timeout as a duration.
     public var timeoutDuration: Duration { .milliseconds(Int64((timeout * 1000).rounded(.up))) }
 

@@ -10,18 +10,26 @@ struct EmulatorSettings {
     var cardCapacity: String?
     var seed: UInt64 = 0
     var eventOrder: CaptureEventOrder = .standard
+    /// The serial number, or `nil` for the model's.
+    var serial: String?
 
     /// Builds the camera.
     ///
     /// - Throws: `ValidationError` naming the option that does not work.
     func makeCamera() throws -> EmulatedCamera {
-        let model: CameraModel
+        var model: CameraModel
         let faults: [EmulatorFault]
         do {
             model = try CameraModel.named(self.model)
             faults = try EmulatorFault.parse(self.faults)
         } catch {
             throw ValidationError(error.detail)
+        }
+        if let serial {
+            guard !serial.isEmpty, serial.utf8.count <= 64, serial.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw ValidationError("serial \(serial): expected 1 to 64 printable ASCII characters without spaces")
+            }
+            model.serialNumber = serial
         }
         var configuration = EmulatedCamera.Configuration(faults: faults, seed: seed, eventOrder: eventOrder)
         if let sensor {

@@ -58,6 +58,7 @@ extension RawcapCommand {
             let selection: Puller.Selection =
                 all ? .all : new ? .new : resume ? .resume : .handles(handles)
             do {
+                _ = try connection.oneCamera()
                 let store = try OutputStore(folder: output)
                 let journal = try Journal(folder: store.folder)
                 let camera = try await CameraConnector.connect(connection)

@@ -101,9 +101,15 @@ extension RawcapCommand {
             // schedule; one failing does not stop the others.
             var results: [(CameraSpec, Result<CaptureRunner.Summary, any Error>)] = []
             var connected: [(CameraSpec, CameraConnection)] = []
+            var simulators = 0
             for spec in specs {
                 var options = connection
                 options.camera = spec
+                if spec == .simulator {
+                    // Each emulated camera gets its own serial number, as real cameras have.
+                    options.simulator.simSerial = connection.simulator.serial(forCameraAt: simulators)
+                    simulators += 1
+                }
                 do {
                     connected.append((spec, try await CameraConnector.connect(options)))
                 } catch {

@@ -1,9 +1,11 @@
 import Capture
+import DNG
 import Dispatch
 import Foundation
 
 /// Ctrl-C for long commands: the first SIGINT asks the run to stop cleanly (finish the file being written,
-/// restore the camera's settings, close the session, exit 130); a second one exits at once with 130.
+/// restore the camera's settings, close the session, exit 130); a second one removes the temporary files being
+/// written and exits at once with 130.
 ///
 /// SIGXFSZ is ignored too, so a file size limit (`ulimit -f`) shows as a write error (EFBIG) with a message,
 /// not as a silent kill.
@@ -20,6 +22,8 @@ final class ShootSignals: @unchecked Sendable {
         source.setEventHandler { [stop] in
             if stop.isRequested {
                 FileHandle.standardError.write(Data("\nrawcap: interrupted again; exiting now\n".utf8))
+                // exit() does not unwind: the file being written would leave its hidden temporary behind.
+                OutputFile.removeTemporaries()
                 exit(130)
             }
             FileHandle.standardError.write(

@@ -18,11 +18,29 @@ public struct SimCameraOptions: ParsableArguments {
             valueName: "fault"))
     public var simFault: [String] = []
 
+    /// The serial number.
+    @Option(
+        help: ArgumentHelp(
+            "With --camera sim: the serial number (default RC0000001; the second --camera sim RC0000002, …).",
+            valueName: "serial"))
+    public var simSerial: String?
+
     /// Creates the defaults.
     public init() {}
 
-    var settings: EmulatorSettings { EmulatorSettings(model: simModel, sensor: simSensor, faults: simFault) }
+    var settings: EmulatorSettings {
+        EmulatorSettings(model: simModel, sensor: simSensor, faults: simFault, serial: simSerial)
+    }
 
     /// Whether any option was given.
-    var isUsed: Bool { simModel != "generic" || simSensor != nil || !simFault.isEmpty }
+    var isUsed: Bool { simModel != "generic" || simSensor != nil || !simFault.isEmpty || simSerial != nil }
+
+    /// The serial number of the `index`-th (from 0) `--camera sim` of a `rawcap shoot` with several: the first
+    /// keeps `--sim-serial` (or the model's), the others get their own, so `{serial}` keeps their files apart.
+    func serial(forCameraAt index: Int) -> String? {
+        guard index > 0 else { return simSerial }
+        if let simSerial { return "\(simSerial)-\(index + 1)" }
+        let number = String(index + 1)
+        return "RC" + String(repeating: "0", count: max(0, 7 - number.count)) + number
+    }
 }

@@ -53,11 +53,10 @@ import Testing
         }
     }
 
-    /// A known bug outside the emulator, found by the test above: a camera whose interrupt endpoint has 8-byte
-    /// packets (Canon's) sends each event in several interrupt transfers. rawcap's live session stitches them, but
-    /// PTPRecord's USB capture decoder takes every interrupt transfer as a whole container
-    /// (`USBCaptureDecoder.handle`, `endsTransfer: true` for events), so such a recording does not load.
-    @Test func eventsSplitOverInterruptPacketsDoNotLoadYet() async throws {
+    /// A camera whose interrupt endpoint has 8-byte packets (Canon's) sends each event in several interrupt
+    /// transfers: PTPRecord's USB capture decoder stitches them by the container's length, as the live session does,
+    /// and the recording replays strictly with the shot's events.
+    @Test func eventsSplitOverInterruptPacketsLoadAndReplay() async throws {
         let folder = try TemporaryDirectory("recorded-session")
         let path = folder.file("session.pcapng").path
         let recorder = try PcapngRecorder(path: path, configuration: .init(rawcapVersion: "tests"))
@@ -68,8 +67,14 @@ import Testing
         #expect(try await shoot(session, timeout: .seconds(60)).count == 1, "the live session stitches the events")
         await link.close()
         await recorder.close()
-        withKnownIssue("PTPRecord: events split over interrupt transfers") {
-            _ = try PTPConversation.load(path: path)
-        }
+        let conversation = try PTPConversation.load(path: path)
+        let replay = ReplayCamera(conversation: conversation, mode: .strict)
+        let transport = replay.transport()
+        let replayed = PTPSession(transport: transport, configuration: .init(timeout: .seconds(30)))
+        try await replayed.openSession()
+        #expect(try await shoot(replayed, timeout: .seconds(60)).count == 1, "the events replay")
+        await transport.close()
+        await replay.stop()
+        #expect(await replay.responder.mismatch == nil)
     }
 }

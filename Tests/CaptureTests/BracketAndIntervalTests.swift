@@ -28,6 +28,27 @@ import Testing
         #expect(rig.journal.filter { $0.event == "shot-requested" }.map(\.bracket) == [-2, 0, 2])
     }
 
+    /// A camera without exposure bias: the bracket scales the exposure time by 2^EV (1/125 s gives 1/500, 1/125,
+    /// 1/30 in third stops) and puts it back afterwards.
+    @Test func aBracketWithoutExposureBiasUsesExposureTime() async throws {
+        let rig = try await CaptureRig(model: .genericWithoutExposureBias)
+        defer { Task { await rig.close() } }
+        #expect(!(try await rig.session.getDeviceInfo().devicePropertiesSupported.contains(.exposureBiasCompensation)))
+        let before = try await rig.value(.exposureTime)
+        let summary = try await rig.shoot(ShootPlan(format: .bayer14, count: 1, bracket: [-2, 0, 2]))
+        #expect(summary.files.count == 3)
+        let frames = try summary.files.map { try #require(try RawDecoder.decode(contentsOf: $0.path).frame) }
+        let times = frames.compactMap { $0.metadata.exposureTime?.doubleValue }
+        #expect(times.count == 3)
+        if times.count == 3 {
+            #expect(abs(times[0] / times[1] - 0.25) < 0.05 && abs(times[2] / times[1] - 4) < 0.8, "\(times)")
+        }
+        let means = frames.map(Self.mean)
+        #expect(means[0] < means[1] && means[1] < means[2], "\(means)")
+        #expect(rig.journal.filter { $0.event == "shot-requested" }.map(\.bracket) == [-2, 0, 2])
+        #expect(try await rig.value(.exposureTime) == before, "the exposure time is put back")
+    }
+
     @Test func theBiasIsRestoredAfterAnError() async throws {
         // The second shot of the bracket finds the card full: the run fails, the bias goes back.
         let rig = try await CaptureRig(cardCapacity: 60_000)

@@ -16,10 +16,10 @@ final class CaptureRig: @unchecked Sendable {
 
     init(
         width: Int = 128, height: Int = 96, faults: [EmulatorFault] = [], cardCapacity: UInt64 = 256 << 20,
-        eventOrder: CaptureEventOrder = .standard
+        eventOrder: CaptureEventOrder = .standard, model: CameraModel = .generic
     ) async throws {
         camera = try EmulatedCamera(
-            model: .generic,
+            model: model,
             configuration: .init(
                 sensorWidth: width, sensorHeight: height, cardCapacity: cardCapacity, faults: faults,
                 eventOrder: eventOrder))

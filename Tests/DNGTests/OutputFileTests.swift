@@ -77,6 +77,20 @@ import Testing
         #expect(try folder.contents().isEmpty)
     }
 
+    /// What a second Ctrl-C does before exit(130): the temporaries of files still being written go; committed
+    /// files stay, and the abandoned OutputFile's own cleanup later is harmless.
+    @Test func removingTemporariesLeavesNoHiddenFile() throws {
+        let folder = try TemporaryDirectory("output-remove-temporaries")
+        try OutputFile.write([1], to: folder.file("done.dng").path)
+        let file = try OutputFile(creatingAt: folder.file("half.dng").path)
+        try file.write([UInt8](repeating: 7, count: 1000))
+        #expect(try folder.contents().count == 2)
+        OutputFile.removeTemporaries(in: folder.url.path)
+        #expect(try folder.contents() == ["done.dng"])
+        file.discard()
+        #expect(try folder.contents() == ["done.dng"])
+    }
+
     @Test func sha256OfAFileMatchesTheBytes() throws {
         let folder = try TemporaryDirectory("output-sha")
         let path = folder.file("a.bin").path

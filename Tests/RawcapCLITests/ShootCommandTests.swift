@@ -139,6 +139,63 @@ import Testing
         #expect(journal.last?["detail"] as? String == "interrupted")
     }
 
+    /// Ctrl-C (once, or twice) while a frame downloads over a slow link: rawcap has taken SIGINT over (bit 1 of
+    /// SigIgn or SigCgt in /proc/PID/status) and the journal has announced the frame. Once: the frame is finished,
+    /// the run ends interrupted with 130. Twice: rawcap exits at once with 130. Either way no hidden temporary is
+    /// left in the folder.
+    @Test(arguments: [1, 2])
+    func interruptDuringADownload(signals: Int) async throws {
+        let rawcap = try Self.rawcap()
+        let python = try ExternalTool.require("python3")
+        let folder = try TemporaryDirectory("shoot-sigint-download")
+        let script = """
+            import os, signal, subprocess, sys, time
+            folder, count = sys.argv[1], int(sys.argv[2])
+            child = subprocess.Popen(sys.argv[3:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            def taken():
+                with open(f"/proc/{child.pid}/status") as status:
+                    masks = [int(l.split()[1], 16) for l in status if l.startswith(("SigIgn:", "SigCgt:"))]
+                return any(mask & 2 for mask in masks)
+            def announced():
+                try:
+                    with open(os.path.join(folder, "rawcap-journal.jsonl")) as journal:
+                        return '"object-announced"' in journal.read()
+                except FileNotFoundError:
+                    return False
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and child.poll() is None and not (taken() and announced()):
+                time.sleep(0.01)
+            for _ in range(count):
+                child.send_signal(signal.SIGINT)
+                time.sleep(0.05)
+            out, err = child.communicate(timeout=120)
+            sys.stdout.write(str(child.returncode) + "\\n")
+            sys.stderr.write(err.decode())
+            """
+        // About 100 kB of raw at 100 kB/s: the download is under way for about a second.
+        let result = try await Subprocess.runDetached(
+            python,
+            [
+                "-c", script, folder.url.path, String(signals), rawcap, "shoot", "--camera", "sim", "--sim-sensor",
+                "256x192", "--sim-fault", "slow=100kB/s", "--count", "3", "-o", folder.url.path,
+            ])
+        #expect(result.output == "130\n", "\(result.output) \(result.errorOutput)")
+        #expect(try !folder.contents().contains { $0.hasPrefix(".") }, "a hidden temporary was left")
+        let files = try Self.visibleFiles(folder)
+        let journal = try Self.journal(folder)
+        let written = journal.filter { $0["event"] as? String == "file-written" }.count
+        #expect(written == files.count)
+        if signals == 1 {
+            #expect(files.count == 1, "the frame being downloaded is finished: \(files)")
+            #expect(result.errorOutput.contains("interrupted"), "\(result.errorOutput)")
+            #expect(journal.last?["event"] as? String == "run-finished")
+            #expect(journal.last?["detail"] as? String == "interrupted")
+        } else {
+            #expect(files.count <= 1, "\(files)")
+            #expect(result.errorOutput.contains("interrupted again"), "\(result.errorOutput)")
+        }
+    }
+
     @Test func lsListsAndPullFetchesWhatShootLeft() async throws {
         // One process, one emulated camera: shoot with --format jpeg leaves nothing else; ls shows the card of a
         // fresh emulator (empty). The in-process emulator does not outlive a command, so pull/ls are exercised on
@@ -170,9 +227,46 @@ import Testing
         #expect(result.errorOutput.contains("replay:"), "\(result.errorOutput)")
         let files = try Self.visibleFiles(folder)
         #expect(files.count == 4, "\(files)")
-        #expect(files.allSatisfy { $0.hasPrefix("Emulated-Camera-RC0000001-") }, "\(files)")
+        // Each emulated camera has its own serial number, so {serial} keeps their files apart without suffixes.
+        #expect(files.filter { $0.hasPrefix("Emulated-Camera-RC0000001-") }.count == 2, "\(files)")
+        #expect(files.filter { $0.hasPrefix("Emulated-Camera-RC0000002-") }.count == 2, "\(files)")
+        #expect(!files.contains { $0.contains("-1.") }, "no -1 suffix: \(files)")
         let runs = Set(try Self.journal(folder).compactMap { $0["run"] as? String })
         #expect(runs.count == 2)
+    }
+
+    @Test func aSimSerialNamesTheFilesAndTheNextSimCamerasGetTheirOwn() async throws {
+        let folder = try TemporaryDirectory("shoot-sim-serial")
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            [
+                "shoot", "--camera", "sim", "--camera", "sim", "--sim-serial", "BODY7", "--sim-sensor", "96x64",
+                "--name", "{serial}-{n}", "-o", folder.url.path,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let files = try Self.visibleFiles(folder)
+        #expect(files == ["BODY7-1.dng", "BODY7-2-1.dng"], "\(files)")
+        let serials = Set(try Self.journal(folder).compactMap { $0["serial"] as? String })
+        #expect(serials == ["BODY7", "BODY7-2"])
+    }
+
+    /// Commands other than shoot work with one camera: several --camera values are refused with one line.
+    @Test(arguments: [
+        ["ls", "--camera", "sim", "--camera", "sim", "-o", "OUT"],
+        ["pull", "--all", "--camera", "sim", "--camera", "sim", "-o", "OUT"],
+        ["info", "--camera", "sim", "--camera", "all"], ["config", "list", "--camera", "sim", "--camera", "sim"],
+        ["ls", "--camera", "all", "-o", "OUT"],
+    ])
+    func otherCommandsRefuseSeveralCameras(arguments: [String]) async throws {
+        let folder = try TemporaryDirectory("several-refused")
+        let output = folder.file("out").path
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(), arguments.map { $0 == "OUT" ? output : $0 })
+        #expect(result.status == 64, "\(arguments): \(result.errorOutput)")
+        let lines = result.errorOutput.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("only rawcap shoot takes more than one --camera"), "\(result.errorOutput)")
+        #expect(try folder.contents().isEmpty, "nothing written")
     }
 
     @Test func theCameraOptionStillSelectsOneCameraForOtherCommands() throws {

@@ -47,10 +47,9 @@ enum Reach: String, CaseIterable, Sendable, CustomStringConvertible {
             precondition(recorder == nil, "the in-memory PTP/IP reach is not recordable")
             return try await EmulatorLink.ptpip(camera)
         case .fakeUSB:
-            // Recorded events must fit one interrupt transfer: PTPRecord does not yet stitch an event split over
-            // several (RecordedSessionTests.eventsSplitOverInterruptPacketsDoNotLoadYet).
-            return try await FakeUSBReach.open(
-                camera, recorder: recorder, interruptPacketSize: recorder == nil ? 8 : 64)
+            // 8-byte interrupt packets, as on Canon's: each event spans several interrupt transfers, recorded or
+            // not (RecordedSessionTests.eventsSplitOverInterruptPacketsLoadAndReplay).
+            return try await FakeUSBReach.open(camera, recorder: recorder, interruptPacketSize: 8)
         case .tcp:
             return try await Self.tcp(camera, recorder: recorder)
         }
