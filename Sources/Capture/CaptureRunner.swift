@@ -120,6 +120,9 @@ public struct CaptureRunner: Sendable {
             journal.recordQuietly(entry)
             throw error
         }
+        // A Ctrl-C during the last frame lets that frame finish, and the loop then ends as if complete: the request
+        // still decides how the run ends (exit 130), as it does for a Ctrl-C during an earlier frame (fault matrix).
+        if stop.isRequested { summary.interrupted = true }
         var entry = JournalEntry(JournalEntry.Event.runFinished)
         entry.detail = summary.interrupted ? "interrupted" : "complete"
         entry.size = UInt64(summary.files.count)

@@ -142,9 +142,9 @@ import Testing
     /// Ctrl-C (once, or twice) while a frame downloads over a slow link: rawcap has taken SIGINT over (bit 1 of
     /// SigIgn or SigCgt in /proc/PID/status) and the journal has announced the frame. Once: the frame is finished,
     /// the run ends interrupted with 130. Twice: rawcap exits at once with 130. Either way no hidden temporary is
-    /// left in the folder.
-    @Test(arguments: [1, 2])
-    func interruptDuringADownload(signals: Int) async throws {
+    /// left in the folder. With one frame as with three: a Ctrl-C during the last frame also ends the run with 130.
+    @Test(arguments: [1, 2], [1, 3])
+    func interruptDuringADownload(signals: Int, frames: Int) async throws {
         let rawcap = try Self.rawcap()
         let python = try ExternalTool.require("python3")
         let folder = try TemporaryDirectory("shoot-sigint-download")
@@ -177,7 +177,7 @@ import Testing
             python,
             [
                 "-c", script, folder.url.path, String(signals), rawcap, "shoot", "--camera", "sim", "--sim-sensor",
-                "256x192", "--sim-fault", "slow=100kB/s", "--count", "3", "-o", folder.url.path,
+                "256x192", "--sim-fault", "slow=100kB/s", "--count", String(frames), "-o", folder.url.path,
             ])
         #expect(result.output == "130\n", "\(result.output) \(result.errorOutput)")
         #expect(try !folder.contents().contains { $0.hasPrefix(".") }, "a hidden temporary was left")
