@@ -55,6 +55,26 @@ def median_time(fn, runs):
     return statistics.median(fn() for _ in range(runs))
 
 
+def median_into_folder(runs, fresh, name, command, in_folder=False, check_files=None):
+    """Median time of `command` writing into a new folder each run, and the bytes the last run wrote.
+
+    The folder is passed as `-o DIR` (rawcap), or is the working directory (`in_folder`, gphoto2); it is removed
+    after each run. `check_files` sees the names written and may stop the script.
+    """
+    written = []
+
+    def once():
+        out = fresh(name)
+        elapsed = run(command, cwd=out) if in_folder else run(command + ["-o", out])
+        if check_files:
+            check_files(os.listdir(out))
+        written.append(folder_bytes(out))
+        shutil.rmtree(out)
+        return elapsed
+
+    return median_time(once, runs), written[-1]
+
+
 class Server:
     """`rawcap sim serve` on a free loopback port."""
 
@@ -240,27 +260,11 @@ def main():
         try:
             run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", str(args.downloads), "--format",
                  "bayer14", "-o", fresh("card")])
-            sizes = []
-
-            def rawcap_pull():
-                out = fresh("pull")
-                elapsed = run([rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port, "-o", out])
-                sizes.append(folder_bytes(out))
-                shutil.rmtree(out)
-                return elapsed
-
-            def gphoto2_get():
-                out = fresh("gphoto2")
-                elapsed = run(["gphoto2", "--port", server.gphoto_port, "--get-all-files"], cwd=out)
-                sizes.append(folder_bytes(out))
-                shutil.rmtree(out)
-                return elapsed
-
-            t_pull = median_time(rawcap_pull, args.runs)
-            pull_bytes = sizes[-1]
-            sizes.clear()
-            t_gphoto = median_time(gphoto2_get, args.runs)
-            gphoto_bytes = sizes[-1]
+            t_pull, pull_bytes = median_into_folder(
+                args.runs, fresh, "pull", [rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port])
+            t_gphoto, gphoto_bytes = median_into_folder(
+                args.runs, fresh, "gphoto2", ["gphoto2", "--port", server.gphoto_port, "--get-all-files"],
+                in_folder=True)
         finally:
             server.stop()
         if pull_bytes != gphoto_bytes:
@@ -279,31 +283,18 @@ def main():
         server = Server(rawcap, "--sensor", args.sensor, "--event-order", "gphoto2")
         try:
             run(["gphoto2", "--port", server.gphoto_port, "--set-config-index", "imagequality=2"])
-            sizes = []
 
-            def rawcap_shoot():
-                out = fresh("shoot")
-                elapsed = run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--keep-jpeg",
-                               "-o", out])
-                sizes.append(folder_bytes(out))
-                shutil.rmtree(out)
-                return elapsed
-
-            def gphoto2_shoot():
-                out = fresh("gphoto2-shot")
-                elapsed = run(["gphoto2", "--port", server.gphoto_port, "--capture-image-and-download"], cwd=out)
-                files = os.listdir(out)
+            def raw_and_jpeg(files):
                 if len(files) != 2:
                     sys.exit(f"peers: gphoto2 --capture-image-and-download saved {files}, not RAW+JPEG")
-                sizes.append(folder_bytes(out))
-                shutil.rmtree(out)
-                return elapsed
 
-            t_shoot = median_time(rawcap_shoot, args.runs)
-            shoot_bytes = sizes[-1]
-            sizes.clear()
-            t_gshoot = median_time(gphoto2_shoot, args.runs)
-            gshoot_bytes = sizes[-1]
+            t_shoot, shoot_bytes = median_into_folder(
+                args.runs, fresh, "shoot",
+                [rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--keep-jpeg"])
+            t_gshoot, gshoot_bytes = median_into_folder(
+                args.runs, fresh, "gphoto2-shot",
+                ["gphoto2", "--port", server.gphoto_port, "--capture-image-and-download"], in_folder=True,
+                check_files=raw_and_jpeg)
         finally:
             server.stop()
         t_write = median_time(plain_write(gshoot_bytes, fresh("write")), args.runs)
