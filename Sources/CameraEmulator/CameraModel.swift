@@ -72,6 +72,17 @@ public struct CameraModel: Hashable, Sendable {
     public var hasExposureBias = true
     /// White balance values (WhiteBalance 0x5005) and what each does.
     public var whiteBalances: [WhiteBalanceValue]
+    /// Which protocol the camera speaks beyond the standard operations (vendor operations, polled events, vendor
+    /// object handles): answered in `EmulatedCamera+Personality.swift`.
+    public var personality: Personality = .standard
+    /// The idVendor the camera shows on a (fake) USB bus; `nil` uses the test vendor ID (pid.codes 0x1209).
+    public var usbVendorID: UInt16?
+
+    /// The protocol variants the emulator speaks.
+    public enum Personality: String, Hashable, Sendable {
+        /// ISO 15740 only: InitiateCapture, ObjectAdded/CaptureComplete on the interrupt endpoint or event channel.
+        case standard
+    }
 
     /// One value of the image-quality property.
     public struct QualityValue: Hashable, Sendable {

@@ -238,8 +238,21 @@ public actor EmulatedCamera: PTPResponder {
 
     private func answer(_ request: PTPRequest, dataOut: [UInt8]?, fault: inout String?) -> PTPResponderReply {
         let code = request.code
-        guard model.operationsSupported.contains(code), let parameterCount = Self.parameterCounts[code] else {
-            return PTPResponderReply(.operationNotSupported)
+        guard model.operationsSupported.contains(code) else { return PTPResponderReply(.operationNotSupported) }
+        guard let parameterCount = Self.parameterCounts[code] else {
+            // Not a standard operation: the personality's own (vendor operations), under the same session rules
+            // and faults as the standard ones.
+            if let check = checkSession(request) { return check }
+            if let busy = faults.takeBusy(code) {
+                fault = busy
+                return PTPResponderReply(.deviceBusy)
+            }
+            if let stall = faults.takeStall(code) {
+                fault = stall
+                return PTPResponderReply(.generalError, linkFault: .stall)
+            }
+            return answerVendorOperation(request, dataOut: dataOut, fault: &fault)
+                ?? PTPResponderReply(.operationNotSupported)
         }
         if let check = checkSession(request) { return check }
         if request.parameters.dropFirst(parameterCount).contains(where: { $0 != 0 }) {
@@ -256,6 +269,8 @@ public actor EmulatedCamera: PTPResponder {
             fault = stall
             return PTPResponderReply(.generalError, linkFault: .stall)
         }
+        // A personality may answer a standard operation its own way (a vendor object handle, polled events).
+        if let reply = answerVendorOperation(request, dataOut: dataOut, fault: &fault) { return reply }
         let p = request.parameters
         func parameter(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
         switch code {

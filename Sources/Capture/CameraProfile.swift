@@ -54,11 +54,30 @@ public struct CameraProfile: Sendable {
         name: "generic", qualityProperty: nil, qualityValues: [], rawBitDepthProperty: nil,
         driver: StandardCaptureDriver())
 
-    /// The profile for the camera `info` describes.
-    public static func select(for info: DeviceInfo) -> CameraProfile {
+    /// The profile for the camera `info` describes, reached through USB idVendor `usbVendorID` when known.
+    ///
+    /// The family comes from ``PTP/CameraFamily/identify(_:usbVendorID:)`` (DeviceInfo and the USB vendor ID, not the
+    /// VendorExtensionID alone: some cameras report 0xFFFFFFFF over PTP/IP). Each family's profile lives in its own
+    /// file (`CameraProfile+Nikon.swift`, …).
+    public static func select(for info: DeviceInfo, usbVendorID: USBVendorID? = nil) -> CameraProfile {
         // The vendor-range codes 0xD001/0xD002 are the emulator's own; only its identity unlocks them.
         if info.vendorExtensionID.rawValue == 0, info.manufacturer == "rawcap" { return .emulator }
-        return .generic
+        switch CameraFamily.identify(info, usbVendorID: usbVendorID).family {
+        case .nikon:
+            return .generic
+
+        case .canonEOS:
+            return .generic
+
+        case .sony:
+            return .generic
+
+        case .fujifilm:
+            return .generic
+
+        case .generic:
+            return .generic
+        }
     }
 
     /// The quality a value of ``qualityProperty`` selects.

@@ -49,13 +49,16 @@ public struct CaptureRunner: Sendable {
     public var observer: @Sendable (CaptureEvent) -> Void
     /// Stops the run early.
     public var stop: StopSignal
+    /// The camera's USB idVendor when it is on USB: with DeviceInfo it picks the ``CameraProfile``.
+    public var usbVendorID: USBVendorID?
 
     /// Creates a runner.
     public init(
         session: PTPSession, plan: ShootPlan, store: OutputStore, journal: Journal,
         logger: Logger = Logger(label: "rawcap.capture"), stop: StopSignal = StopSignal(),
-        observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
+        usbVendorID: USBVendorID? = nil, observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
     ) {
+        self.usbVendorID = usbVendorID
         self.session = session
         self.plan = plan
         self.store = store
@@ -77,7 +80,7 @@ public struct CaptureRunner: Sendable {
         let serial = deviceInfo.serialNumber
         journal.camera = camera
         journal.serial = serial
-        let profile = CameraProfile.select(for: deviceInfo)
+        let profile = CameraProfile.select(for: deviceInfo, usbVendorID: usbVendorID)
         let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
         var summary = Summary(
             files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],

@@ -24,3 +24,11 @@ public enum CameraLink: Sendable {
     /// rawcap's emulated camera, in process (`--camera sim`).
     case emulated
 }
+
+extension CameraLink {
+    /// The camera's USB idVendor, when it is on USB: part of how rawcap tells camera families apart.
+    public var usbVendorID: USBVendorID? {
+        if case .usb(let camera) = self { return USBVendorID(rawValue: camera.vendorID) }
+        return nil
+    }
+}

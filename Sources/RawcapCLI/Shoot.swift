@@ -160,7 +160,7 @@ extension RawcapCommand {
                 try await camera.session.openSession()
                 let runner = CaptureRunner(
                     session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
-                    observer: progress.handle)
+                    usbVendorID: camera.link.usbVendorID, observer: progress.handle)
                 let summary = try await runner.run()
                 try? await camera.session.closeSession()
                 await camera.close()

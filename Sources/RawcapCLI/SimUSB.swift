@@ -34,8 +34,8 @@ extension RawcapCommand.Sim {
                 status = try await FakeUSBTestbed.withTestbed { testbed in
                     let device = try testbed.addCamera(
                         FakeUSBCamera.Configuration(
-                            manufacturer: model.manufacturer, product: model.model,
-                            serialNumber: model.serialNumber),
+                            vendorID: model.usbVendorID ?? 0x1209, manufacturer: model.manufacturer,
+                            product: model.model, serialNumber: model.serialNumber),
                         responder: camera)
                     device.start()
                     return try await ForegroundChild.run(command, environment: testbed.childEnvironment)
