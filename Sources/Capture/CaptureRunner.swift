@@ -75,7 +75,14 @@ public struct CaptureRunner: Sendable {
     ///   stall), `DNGError` (the folder or disk). The camera's settings are restored in every case, and the journal
     ///   ends with `run-finished` or `run-failed`.
     public func run() async throws -> Summary {
-        let deviceInfo = try await session.getDeviceInfo()
+        let deviceInfo: DeviceInfo
+        do {
+            deviceInfo = try await session.getDeviceInfo()
+        } catch {
+            // A camera that fails before the run starts still leaves its reason in the journal.
+            recordFailure(error, restoreFailure: nil)
+            throw error
+        }
         let camera = deviceInfo.model.isEmpty ? "camera" : deviceInfo.model
         let serial = deviceInfo.serialNumber
         journal.camera = camera
@@ -115,12 +122,7 @@ public struct CaptureRunner: Sendable {
             }
             try await control.restore(snapshot)
         } catch {
-            var entry = JournalEntry(JournalEntry.Event.runFailed)
-            entry.code =
-                (error as? CaptureError)?.code.rawValue ?? (error as? CameraControlError)?.code.rawValue
-                ?? String(describing: type(of: error))
-            entry.detail = "\(error)" + (restoreFailure.map { "; \($0)" } ?? "")
-            journal.recordQuietly(entry)
+            recordFailure(error, restoreFailure: restoreFailure)
             throw error
         }
         // A Ctrl-C during the last frame lets that frame finish, and the loop then ends as if complete: the request
@@ -137,6 +139,21 @@ public struct CaptureRunner: Sendable {
             )
         }
         return summary
+    }
+
+    /// Ends the journal with `run-failed`: the error's code and text, and a failed restore's reason.
+    private func recordFailure(_ error: any Error, restoreFailure: String?) {
+        journal.recordQuietly(Self.failureEntry(error, restoreFailure: restoreFailure))
+    }
+
+    /// The `run-failed` entry for `error`.
+    public static func failureEntry(_ error: any Error, restoreFailure: String? = nil) -> JournalEntry {
+        var entry = JournalEntry(JournalEntry.Event.runFailed)
+        entry.code =
+            (error as? CaptureError)?.code.rawValue ?? (error as? CameraControlError)?.code.rawValue
+            ?? String(describing: type(of: error))
+        entry.detail = "\(error)" + (restoreFailure.map { "; \($0)" } ?? "")
+        return entry
     }
 
     private func shoot(

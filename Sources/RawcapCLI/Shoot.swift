@@ -157,7 +157,13 @@ extension RawcapCommand {
         ) async throws -> CaptureRunner.Summary {
             do {
                 let journal = try Journal(folder: store.folder)
-                try await camera.session.openSession()
+                do {
+                    try await camera.session.openSession()
+                } catch {
+                    // The journal exists now: it says why the run never started.
+                    journal.recordQuietly(CaptureRunner.failureEntry(error))
+                    throw error
+                }
                 let runner = CaptureRunner(
                     session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
                     usbVendorID: camera.link.usbVendorID, observer: progress.handle)

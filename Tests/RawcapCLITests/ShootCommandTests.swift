@@ -52,6 +52,8 @@ import Testing
         (["--format", "bayer10"], Int32(64), "bayer10"),
         (["--bracket", "-2,x"], Int32(64), "EV step"),
         (["--sim-fault", "disconnect-after=150000", "--count", "3"], Int32(74), "disconnected"),
+        // The session's first data phase (GetDeviceInfo): the run fails before it starts, and says so.
+        (["--sim-fault", "disconnect-after=1"], Int32(74), "disconnected"),
     ])
     func faultsEndWithAClearErrorAndStatus(arguments: [String], status: Int32, message: String) async throws {
         let folder = try TemporaryDirectory("shoot-fault")
