@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(name: "rawcap", dependencies: ["RawcapCLI"]),
 
         // Helpers for the test targets only (interop tool lookup with the CI rule, subprocesses, temp folders).
-        .target(name: "TestSupport"),
+        .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // A minimal PTP responder shared by the transport, recording and CLI tests.
         .target(name: "PTPTestSupport", dependencies: ["PTP"]),
         // That responder as a PTP/IP camera in a process of its own, for gphoto2 interop tests (gphoto2 gives up

@@ -1,5 +1,6 @@
 import Logging
 import PTP
+import TestSupport
 import Testing
 import WireFormat
 
