@@ -61,6 +61,18 @@ import Testing
         }
     }
 
+    /// Wireshark reads the traces as PTP/IP: the same requests, in the same order, as rawcap's loader finds.
+    @Test(arguments: all) func tsharkDecodesTheTrace(trace: Trace) async throws {
+        let result = try await Sessions.tshark([
+            "-r", trace.path, "-Y", "ptpip.pktType == 0x00000006", "-T", "fields", "-e", "ptpip.opcode",
+        ])
+        #expect(result.status == 0)
+        let conversation = try PTPConversation.load(path: trace.path)
+        #expect(
+            result.output.split(separator: "\n").map(String.init)
+                == conversation.transactions.map { String(format: "0x%04x", $0.request.code.rawValue) })
+    }
+
     // MARK: Sony DSC-RX100M7
 
     @Test func sonyTraceHoldsTheHandshakeAndThePropertyDump() throws {
@@ -70,10 +82,14 @@ import Testing
         #expect(
             conversation.transactions.map(\.request.code) == [
                 .openSession, .getDeviceInfo, OperationCode.Sony.sdioConnect, OperationCode.Sony.sdioConnect,
-                OperationCode.Sony.getSDIOExtDeviceInfo, OperationCode.Sony.sdioConnect, OperationCode(rawValue: 0x920D),
+                OperationCode.Sony.getSDIOExtDeviceInfo, OperationCode.Sony.sdioConnect,
+                OperationCode(rawValue: 0x920D),
                 OperationCode.Sony.getAllDevicePropData,
             ])
-        #expect(conversation.transactions.map(\.request.parameters) == [[1], [], [1, 0, 0], [2, 0, 0], [0x12C], [3, 0, 0], [], [0]])
+        #expect(
+            conversation.transactions.map(\.request.parameters) == [
+                [1], [], [1, 0, 0], [2, 0, 0], [0x12C], [3, 0, 0], [], [0],
+            ])
         #expect(conversation.transactions.allSatisfy { $0.response.code == .ok })
         #expect(conversation.notes.isEmpty)
         #expect(conversation.deviceInfo?.model == "DSC-RX100M7")
@@ -207,7 +223,8 @@ import Testing
             transport: .usb,
             transactions: [
                 .init(
-                    request: PTPRequest(code: OperationCode.Sony.getAllDevicePropData, transactionID: 1, parameters: [0]),
+                    request: PTPRequest(
+                        code: OperationCode.Sony.getAllDevicePropData, transactionID: 1, parameters: [0]),
                     dataIn: [0, 0, 0, 0, 0, 0, 0, 0], response: PTPResponse(code: .ok, transactionID: 1)),
                 .init(
                     request: PTPRequest(code: .getObjectHandles, transactionID: 2, parameters: [0xFFFF_FFFF, 0, 0]),
@@ -216,7 +233,9 @@ import Testing
         let camera = ReplayCamera(conversation: conversation, mode: .lenient)
         let session = Self.session(camera)
         #expect(try await session.sonyGetAllDevicePropData().descriptions.isEmpty)
-        #expect(try await session.getObjectHandles(storage: StorageID(rawValue: 0xFFFF_FFFF)) == [ObjectHandle(rawValue: 7)])
+        #expect(
+            try await session.getObjectHandles(storage: StorageID(rawValue: 0xFFFF_FFFF)) == [ObjectHandle(rawValue: 7)]
+        )
         // A parameter that is not zero still has to match.
         await #expect(throws: PTPError.self) {
             _ = try await session.getObjectHandles(storage: StorageID(rawValue: 0x0001_0001))

@@ -163,7 +163,8 @@ struct FamilySequenceDriver: CaptureDriver {
             }
         case .fujifilm:
             for step in FujifilmCapture.sequence(autofocus: false).dropLast() {
-                try await session.setDevicePropValue(FujifilmCapture.captureControlProperty, .uint16(step.captureControl))
+                try await session.setDevicePropValue(
+                    FujifilmCapture.captureControlProperty, .uint16(step.captureControl))
                 try await session.initiateCapture()
             }
             try await session.setDevicePropValue(
