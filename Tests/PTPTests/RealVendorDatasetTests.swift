@@ -48,6 +48,37 @@ import WireFormat
         #expect(list.ptpEncoded == bytes)
     }
 
+    /// The real replies fed to the capture state machines: an EOS GetEvent full of property records is "no shot
+    /// yet" (keep polling), and so is a Sony property dump whose ObjectInfo count is 0.
+    @Test func realRepliesKeepTheCaptureSequencesPolling() throws {
+        let info = try DeviceInfo(
+            ptpEncoded: try dataPhase("ptp-real/canon-eos-r_ptpip-connect.hex", transactionID: 2, code: .getDeviceInfo))
+        let events = try CanonEOSEventList(
+            ptpEncoded: try #require(try Fixture("ptp-real/canon-eos-r_getevent.hex").records.first).bytes)
+        var canon = CanonEOSCaptureSequence(info: info, configuration: .init(pollInterval: .zero))
+        #expect(canon.firstStep == .operation(OperationCode.Canon.remoteReleaseOn, parameters: [3, 1]))
+        #expect(canon.next(after: .done) == .operation(OperationCode.Canon.remoteReleaseOff, parameters: [3]))
+        #expect(canon.next(after: .done) == .getEvents(delay: .zero))
+        #expect(canon.next(after: .events(events)) == .getEvents(delay: .zero))
+
+        let all = try SonyAllDevicePropData(
+            ptpEncoded: try dataPhase(
+                "ptp-real/sony-dsc-rx100m7_ptpip-sdio-allprops.hex", transactionID: 4,
+                code: OperationCode.Sony.getAllDevicePropData))
+        guard case .uint16(let inMemory)? = all[SonyControl.pendingObjectsProperty]?.currentValue else {
+            Issue.record("ObjectInMemory is not a UINT16")
+            return
+        }
+        var sony = SonyCaptureSequence(configuration: .init(pollInterval: .zero, autofocus: false))
+        #expect(sony.firstStep == .press(control: SonyControl.fullPress, value: 2))
+        var step = sony.next(after: .done)
+        while case .press = step { step = sony.next(after: .done) }
+        #expect(step == .pollPendingObjects(delay: .zero))
+        #expect(
+            sony.next(after: .pendingObjects(SonyControl.pendingObjectCount(inMemory)))
+                == .pollPendingObjects(delay: .zero))
+    }
+
     @Test func canonEOSRDeviceInfoFromPTPIP() throws {
         let bytes = try dataPhase("ptp-real/canon-eos-r_ptpip-connect.hex", transactionID: 2, code: .getDeviceInfo)
         #expect(bytes.count == 573)
