@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "PTPRecordTests",
             dependencies: [
-                "PTPRecord", "PTPIP", "PTP", "WireFormat", "PTPTestSupport", "TestSupport",
+                "PTPRecord", "PTPIP", "PTP", "WireFormat", "PTPTestSupport", "TestSupport", "Capture",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

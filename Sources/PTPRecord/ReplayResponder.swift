@@ -13,7 +13,9 @@ import PTP
 ///   received transaction); every later request gets GeneralError too. ``ReplayTransport`` turns it into a thrown
 ///   error for the host.
 /// - ``Mode/lenient``, for captures other software made on real cameras: a request gets the recorded reply to
-///   the same operation and parameters, in recorded order per request. When the recorded replies to a request are
+///   the same operation and parameters, in recorded order per request. Parameters compare with trailing zeros
+///   dropped: a camera reads an absent parameter as 0, and hosts differ in whether they send it (Rocc sends
+///   Sony's GetAllDevicePropData with a 0 that libgphoto2 and rawcap leave out). When the recorded replies to a request are
 ///   used up, **the last one is repeated** (and the log says so once per request): cameras answer GetDeviceInfo or
 ///   GetStorageInfo the same way every time, and polling loops are common. A request the recording cannot answer
 ///   gets what a camera gives for something it does not have: DevicePropNotSupported for property operations,
@@ -38,6 +40,14 @@ public actor ReplayResponder: PTPResponder {
     private struct Key: Hashable {
         var code: OperationCode
         var parameters: [UInt32]
+
+        /// The key lenient matching uses: trailing zero parameters dropped.
+        init(code: OperationCode, parameters: [UInt32]) {
+            self.code = code
+            var trimmed = parameters[...]
+            while trimmed.last == 0 { trimmed = trimmed.dropLast() }
+            self.parameters = Array(trimmed)
+        }
     }
 
     /// The recording.
