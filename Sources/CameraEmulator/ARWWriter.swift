@@ -56,7 +56,9 @@ public enum ARWWriter {
             // LibRaw's unpacked_load_raw takes 14 and 16 bits; 12 would mean Sony's packed layout.
             let storedBits: UInt16 = frame.bitsPerSample > 14 ? 16 : 14
             // One level per CFA position in pattern order; the emulated sensor's are whole numbers.
-            let levels = (0..<4).map { UInt16(clamping: Int(frame.blackLevels[$0 % frame.blackLevels.count].rounded())) }
+            let levels = (0..<4).map {
+                UInt16(clamping: Int(frame.blackLevels[$0 % frame.blackLevels.count].rounded()))
+            }
             return [
                 .long(254, [0]),
                 .long(256, [UInt32(active.width)]),

@@ -95,7 +95,8 @@ public struct FujifilmCaptureDriver: CaptureDriver {
             try await focus(session: session, timing: timing)
         }
         if captureControl {
-            try await session.setDevicePropValue(FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.shootControl))
+            try await session.setDevicePropValue(
+                FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.shootControl))
         }
         try await initiate(session: session, timing: timing)
 
@@ -103,7 +104,9 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         var lastPoll = started
         var objects: [AnnouncedObject] = []
         var completedAt: ContinuousClock.Instant?
-        func have(_ handle: ObjectHandle) -> Bool { objects.contains { $0.handle == handle } || before.contains(handle) }
+        func have(_ handle: ObjectHandle) -> Bool {
+            objects.contains { $0.handle == handle } || before.contains(handle)
+        }
         func add(_ handle: ObjectHandle, late: Bool) async throws {
             guard !have(handle) else { return }
             let info = try await session.getObjectInfo(handle)
@@ -141,7 +144,8 @@ public struct FujifilmCaptureDriver: CaptureDriver {
             for handle in try await session.getObjectHandles() { try await add(handle, late: true) }
         }
         guard !objects.isEmpty else {
-            throw CaptureError(.captureTimeout, "the camera stored nothing within \(timing.shotTimeout) of InitiateCapture")
+            throw CaptureError(
+                .captureTimeout, "the camera stored nothing within \(timing.shotTimeout) of InitiateCapture")
         }
         return objects
     }
@@ -158,13 +162,16 @@ public struct FujifilmCaptureDriver: CaptureDriver {
 
     /// CaptureControl 0x0200 and InitiateCapture, then AFStatus until it leaves 1 (focusing).
     private func focus(session: PTPSession, timing: CaptureTiming) async throws {
-        try await session.setDevicePropValue(FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.focusControl))
+        try await session.setDevicePropValue(
+            FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.focusControl))
         try await initiate(session: session, timing: timing)
         let clock = ContinuousClock()
         let started = clock.now
         var status = 1
         while status == 1, clock.now - started < timing.shotTimeout {
-            status = try await session.getDevicePropValue(DevicePropertyCode.Fujifilm.afStatus, type: .uint16).integerValue ?? 0
+            status =
+                try await session.getDevicePropValue(DevicePropertyCode.Fujifilm.afStatus, type: .uint16).integerValue
+                ?? 0
             if status == 1 { try await Task.sleep(for: pollInterval) }
         }
         if status == 3 {

@@ -42,7 +42,8 @@ public enum FujiPTPIPConnector {
         }
         let target = command.remoteAddress
         // The event port is the command port + 1 (55741), on the address the command connection reached.
-        let eventTarget = SocketAddress(family: target.family, addressBytes: target.addressBytes, port: target.port &+ 1)
+        let eventTarget = SocketAddress(
+            family: target.family, addressBytes: target.addressBytes, port: target.port &+ 1)
         let identity = options.identity ?? PTPIPHostIdentity.load(logger: logger).transportIdentity
         let wrap = options.wrapStream
         let stream = options.stream
@@ -74,7 +75,8 @@ public enum FujiPTPIPConnector {
                 }
             },
             identity: identity, timeout: options.handshakeTimeout, logger: logger)
-        logger.info("connected to Fujifilm camera \"\(transport.cameraName)\" at \(target) as \"\(identity.friendlyName)\"")
+        logger.info(
+            "connected to Fujifilm camera \"\(transport.cameraName)\" at \(target) as \"\(identity.friendlyName)\"")
         return transport
     }
 }

@@ -53,7 +53,9 @@ public final class FujiPTPIPListener: Sendable {
     }
 
     /// The command listener at `address` and the event listener at its port + 1; with port 0, the first free pair.
-    private static func bindPair(_ address: SocketAddress, logger: Logger) throws(SocketError) -> (TCPListener, TCPListener) {
+    private static func bindPair(_ address: SocketAddress, logger: Logger) throws(SocketError) -> (
+        TCPListener, TCPListener
+    ) {
         var attempt = 0
         while true {
             let command = try TCPListener(address: address, logger: logger)

@@ -19,6 +19,8 @@ public enum CameraSpec: Hashable, Sendable, CustomStringConvertible, Expressible
     case simulator
     /// A PTP/IP camera.
     case ptpip(host: String, port: UInt16)
+    /// A Fujifilm body on Wi-Fi, spoken to with Fujifilm's PTP/IP variant (its command port, 55740 by default).
+    case fujiPTPIP(host: String, port: UInt16)
     /// A recording.
     case replay(path: String)
 
@@ -38,13 +40,14 @@ public enum CameraSpec: Hashable, Sendable, CustomStringConvertible, Expressible
             self = .replay(path: String(argument.dropFirst("replay:".count)))
         } else if argument.hasPrefix("ptpip:") {
             guard let (host, port) = Self.hostAndPort(argument.dropFirst("ptpip:".count)) else { return nil }
-            self = .ptpip(host: host, port: port)
+            // Fujifilm's command port: nothing else listens there, and its variant is all it speaks.
+            self = port == Self.fujifilmPTPIPPort ? .fujiPTPIP(host: host, port: port) : .ptpip(host: host, port: port)
         } else if argument.hasPrefix("fujiptpip:") {
             guard
                 let (host, port) = Self.hostAndPort(
                     argument.dropFirst("fujiptpip:".count), defaultPort: Self.fujifilmPTPIPPort)
             else { return nil }
-            self = .ptpip(host: host, port: port)
+            self = .fujiPTPIP(host: host, port: port)
         } else {
             return nil
         }
@@ -80,6 +83,8 @@ public enum CameraSpec: Hashable, Sendable, CustomStringConvertible, Expressible
         case .simulator: "sim"
         case .ptpip(let host, let port):
             host.contains(":") ? "ptpip:[\(host)]:\(port)" : "ptpip:\(host):\(port)"
+        case .fujiPTPIP(let host, let port):
+            host.contains(":") ? "fujiptpip:[\(host)]:\(port)" : "fujiptpip:\(host):\(port)"
         case .replay(let path): "replay:\(path)"
         }
     }

@@ -72,6 +72,8 @@ import Testing
         let scene = try SyntheticScene(width: 36, height: 36, cfa: .rggb, bitsPerSample: 14)
         let bayer = try scene.render(exposure: .standard, seed: 1, captureTime: nil)
         #expect(throws: EmulatorError.self) { try RAFWriter.encode(bayer, preview: try Self.preview(), software: "t") }
-        #expect(throws: EmulatorError.self) { try RAFWriter.encode(try Self.frame(), preview: [1, 2, 3], software: "t") }
+        #expect(throws: EmulatorError.self) {
+            try RAFWriter.encode(try Self.frame(), preview: [1, 2, 3], software: "t")
+        }
     }
 }

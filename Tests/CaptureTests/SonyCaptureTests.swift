@@ -82,7 +82,9 @@ import Testing
             #expect(frame.color.colorMatrix1.values[1] < 0)
         }
         let codes = await camera.transcript.map(\.code)
-        let handshake = codes.filter { $0 == OperationCode.Sony.sdioConnect || $0 == OperationCode.Sony.getSDIOExtDeviceInfo }
+        let handshake = codes.filter {
+            $0 == OperationCode.Sony.sdioConnect || $0 == OperationCode.Sony.getSDIOExtDeviceInfo
+        }
         #expect(handshake.count == 4)
         #expect(codes.filter { $0 == OperationCode.Sony.setControlDeviceB }.count == 8, "4 presses per shot")
         #expect(!codes.contains(.initiateCapture))
@@ -131,7 +133,7 @@ import Testing
         model.qualityProperty = DevicePropertyCode(rawValue: 0xD2F0)
         let warnings = Warnings()
         let (summary, camera, folder) = try await Self.shoot(
-            ShootPlan(format: .auto, count: 2, keepJPEG: true), model: model, warnings: warnings)
+            ShootPlan(format: .auto, count: 2), model: model, warnings: warnings)
         defer { withExtendedLifetime(folder) {} }
         #expect(warnings.all.count == 1, "\(warnings.all)")
         #expect(warnings.all.first?.contains("CompressionSetting") == true, "\(warnings.all)")

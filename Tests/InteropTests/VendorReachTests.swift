@@ -37,7 +37,10 @@ import Testing
         let folder = try TemporaryDirectory("sony-no-remote")
         let result = try await Subprocess.runDetached(
             try RawcapBinary.path(),
-            ["shoot", "--camera", "sim", "--model", "sony-no-pc-remote", "--sim-sensor", "96x64", "-o", folder.url.path])
+            [
+                "shoot", "--camera", "sim", "--model", "sony-no-pc-remote", "--sim-sensor", "96x64", "-o",
+                folder.url.path,
+            ])
         #expect(result.status == 69, "\(result.errorOutput)")
         let lines = result.errorOutput.split(separator: "\n")
         #expect(lines.count == 1, "\(result.errorOutput)")
@@ -49,7 +52,10 @@ import Testing
         let folder = try TemporaryDirectory("sony-ptpip")
         let result = try await Subprocess.runDetached(
             try RawcapBinary.path(),
-            ["shoot", "--camera", "ptpip:127.0.0.1:\(server.port)", "--count", "1", "--keep-jpeg", "-o", folder.url.path])
+            [
+                "shoot", "--camera", "ptpip:127.0.0.1:\(server.port)", "--count", "1", "--keep-jpeg", "-o",
+                folder.url.path,
+            ])
         let stopped = await server.stop()
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(stopped.status == 0, "\(stopped.errorOutput)")

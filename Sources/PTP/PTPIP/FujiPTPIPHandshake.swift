@@ -105,11 +105,13 @@ public enum FujiPTPIPHandshake {
                 guard let guid = PTPIPGUID(Array(try reader.readBytes(count: 16))) else {
                     throw WireError(.truncated, at: 12, "GUID")
                 }
-                self = .ack(connectionNumber: connectionNumber, guid: guid, name: try FujiPTPIPHandshake.readName(&reader))
+                self = .ack(
+                    connectionNumber: connectionNumber, guid: guid, name: try FujiPTPIPHandshake.readName(&reader))
             case failType:
                 self = .fail(reason: reader.remainingCount >= 4 ? try reader.read(UInt32.self) : 0)
             case let type:
-                throw WireError(.invalidValue, at: 4, "packet type \(type), expected Init Command Ack (2) or Init Fail (5)")
+                throw WireError(
+                    .invalidValue, at: 4, "packet type \(type), expected Init Command Ack (2) or Init Fail (5)")
             }
         }
     }

@@ -66,7 +66,8 @@ public actor FujiPTPIPTransport: PTPTransport {
                     connectionNumber: connectionNumber, logger: logger)
             case .fail(let reason):
                 throw TransportError(
-                    .rejected, "the camera refused the connection (Init Fail \(reason)): approve this computer on the camera")
+                    .rejected,
+                    "the camera refused the connection (Init Fail \(reason)): approve this computer on the camera")
             }
         } catch let error as ByteStreamError {
             await command.close()
@@ -116,9 +117,11 @@ public actor FujiPTPIPTransport: PTPTransport {
         }
         do {
             let header = try await readHeader(event, timeout: timeout)
-            let body = try await event.read(exactly: Int(header.length) - USBContainerHeader.byteCount, timeout: timeout)
+            let body = try await event.read(
+                exactly: Int(header.length) - USBContainerHeader.byteCount, timeout: timeout)
             guard header.type == .event, body.count % 4 == 0, body.count / 4 <= USBContainer.maxEventParameters else {
-                throw PTPError(.malformedContainer, "\(header.type) container of \(header.length) bytes on the event connection")
+                throw PTPError(
+                    .malformedContainer, "\(header.type) container of \(header.length) bytes on the event connection")
             }
             return PTPEvent(
                 code: EventCode(rawValue: header.code), transactionID: header.transactionID,
@@ -172,14 +175,17 @@ public actor FujiPTPIPTransport: PTPTransport {
             throw TransportError(.ioError, "a data phase of \(total) bytes does not fit one container")
         }
         try await send(
-            USBContainerHeader.data(code: request.code.rawValue, transactionID: request.transactionID, payloadByteCount: total)
-                .usbEncoded)
+            USBContainerHeader.data(
+                code: request.code.rawValue, transactionID: request.transactionID, payloadByteCount: total
+            )
+            .usbEncoded)
         var offset: UInt64 = 0
         while offset < total {
             if cancelRequested { throw TransportError(.cancelled, "\(request.code) cancelled") }
             let chunk = try await source.read(at: offset, maxByteCount: Self.chunkByteCount)
             guard !chunk.isEmpty, UInt64(chunk.count) <= total - offset else {
-                throw TransportError(.ioError, "data source returned \(chunk.count) bytes at offset \(offset) of \(total)")
+                throw TransportError(
+                    .ioError, "data source returned \(chunk.count) bytes at offset \(offset) of \(total)")
             }
             try await send(chunk)
             offset += UInt64(chunk.count)
@@ -225,7 +231,8 @@ public actor FujiPTPIPTransport: PTPTransport {
             switch header.type {
             case .data:
                 guard let sink, !sawData else {
-                    throw PTPError(.unexpectedDataPhase, operation: request.code, "data container of \(header.length) bytes")
+                    throw PTPError(
+                        .unexpectedDataPhase, operation: request.code, "data container of \(header.length) bytes")
                 }
                 sawData = true
                 try await sink.dataPhaseWillStart(byteCount: UInt64(payloadCount))

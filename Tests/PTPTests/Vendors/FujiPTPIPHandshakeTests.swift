@@ -5,7 +5,8 @@ import WireFormat
 
 /// Fujifilm's Wi-Fi handshake packets (libgphoto2 `fujiptpip.c`), byte for byte, and hostile variants.
 @Suite struct FujiPTPIPHandshakeTests {
-    static let guid = PTPIPGUID(Array(0x10...0x1F))!
+    // 16 bytes always make a GUID; a random one would fail every byte comparison below.
+    static let guid = PTPIPGUID(Array(0x10...0x1F)) ?? .random()
 
     /// Init Command Request for host "ab": length 34, type 1, Fujifilm's magic, GUID, "ab" in UCS-2 with its NUL.
     static let request: [UInt8] =
