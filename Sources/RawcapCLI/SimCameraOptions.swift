@@ -7,7 +7,7 @@ public struct SimCameraOptions: ParsableArguments {
     @Option(
         name: [.customLong("sim-model"), .customLong("model")],
         help: ArgumentHelp(
-            "With --camera sim: the camera personality (generic, sony, fuji, …; see rawcap sim serve --help).",
+            "With --camera sim: the camera personality (generic, generic-no-bias, sony, sony-no-pc-remote, fuji).",
             valueName: "name"))
     public var simModel = "generic"
 
