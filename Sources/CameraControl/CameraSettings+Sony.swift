@@ -20,7 +20,7 @@ extension CameraSettings {
     ///
     /// - Throws: ``CameraControlError/Code/refused`` when the camera does not describe the property.
     func sonyDescriptor(_ definition: PropertyDefinition) async throws -> DevicePropDesc {
-        let all = try await session.sonyGetAllDevicePropData()
+        let all = try await sonyAllDevicePropData()
         guard let sony = all[definition.code] else {
             throw CameraControlError(
                 .refused, property: definition.name,
@@ -30,6 +30,19 @@ extension CameraSettings {
         return DevicePropDesc(
             propertyCode: sony.propertyCode, dataType: sony.dataType, getSet: sony.isSettable ? 1 : 0,
             factoryDefaultValue: sony.factoryDefaultValue, currentValue: sony.currentValue, form: form)
+    }
+
+    /// GetAllDevicePropData, running the SDIO handshake first when the camera refuses it: Sony bodies answer their
+    /// property operations only after SDIOConnect phase 3 (libgphoto2 runs the handshake in `camera_init`), and
+    /// `config` and `info` reach the camera without a capture driver to run it. Running it again is harmless: phase
+    /// 1 starts it over.
+    func sonyAllDevicePropData() async throws -> SonyAllDevicePropData {
+        do {
+            return try await session.sonyGetAllDevicePropData()
+        } catch let error as PTPError where error.code == .deviceResponse && error.response != nil {
+            _ = try await session.sonyConnect()
+            return try await session.sonyGetAllDevicePropData()
+        }
     }
 
     /// Writes a property value with the operation this camera takes: SetControlDeviceA for Sony bodies in PC
