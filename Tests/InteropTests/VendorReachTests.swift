@@ -86,4 +86,25 @@ import Testing
         }
         #expect(try folder.contents().filter { $0.hasSuffix(".jpg") }.count == 2)
     }
+
+    /// Both personalities on the fake USB bus (libusb through umockdev), chosen by their USB vendor ID: rawcap's
+    /// own client shoots them as it would a camera on a cable.
+    @Test(arguments: [("sony", "ILCE-7M3", "sony"), ("fuji", "X-T2", "fujifilm")])
+    func personalitiesOnTheFakeUSBBus(model: String, cameraModel: String, driver: String) async throws {
+        try Umockdev.require()
+        let folder = try TemporaryDirectory("vendor-sim-usb")
+        let rawcap = try RawcapBinary.path()
+        let result = try await Subprocess.runDetached(
+            rawcap,
+            [
+                "sim", "usb", "--model", model, "--sensor", "160x120", "--", rawcap, "shoot", "--camera", "usb",
+                "--count", "1", "--keep-jpeg", "-o", folder.url.path,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let frames = try Self.dngs(in: folder)
+        #expect(frames.count == 1)
+        #expect(frames.first?.metadata.model == cameraModel)
+        let journal = try String(contentsOf: folder.file("rawcap-journal.jsonl"), encoding: .utf8)
+        #expect(journal.contains("driver \(driver), profile \(driver)"), "\(journal)")
+    }
 }
