@@ -168,7 +168,9 @@ public struct CameraModel: Hashable, Sendable {
     }()
 
     /// Every personality rawcap ships, by ``identifier``.
-    public static let all: [CameraModel] = [.generic, .genericWithoutExposureBias, .sony, .sonyOutsidePCRemote, .fujifilm]
+    public static let all: [CameraModel] = [
+        .generic, .genericWithoutExposureBias, .sony, .sonyOutsidePCRemote, .fujifilm,
+    ]
 
     /// The personality named `identifier` (case-insensitive).
     ///

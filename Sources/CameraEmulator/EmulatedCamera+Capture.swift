@@ -113,8 +113,13 @@ extension EmulatedCamera {
                 parentObject: parent, filename: name, captureDate: time.ptpString, modificationDate: time.ptpString)
         }
         if let raw = shot.raw {
+            let format = model.rawFileFormat
             objects.append(
-                (info(model.rawFileFormat.objectFormat, stem + "." + model.rawFileFormat.fileExtension, raw.count, plan.width, plan.height, depth: plan.bitsPerSample), raw))
+                (
+                    info(
+                        format.objectFormat, stem + "." + format.fileExtension, raw.count, plan.width, plan.height,
+                        depth: plan.bitsPerSample), raw
+                ))
         }
         if let jpeg = shot.jpeg {
             objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, depth: 24), jpeg.bytes))

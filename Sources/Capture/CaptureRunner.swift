@@ -94,8 +94,8 @@ public struct CaptureRunner: Sendable {
             let qualities = try await FormatCatalog.read(profile: profile, control: control)
             if let code = profile.qualityProperty, qualities.qualities.isEmpty {
                 // Optional: without it the camera shoots what it is set to, and the run says so once.
-                logger.warning(
-                    "the camera does not offer \(code.description(vendor: deviceInfo.cameraVendor)); RAW or RAW+JPEG stays as set on the camera")
+                let name = code.description(vendor: deviceInfo.cameraVendor)
+                logger.warning("the camera does not offer \(name); RAW or RAW+JPEG stays as set on the camera")
             }
             let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
             let brackets = try await BracketSetting.plan(plan.bracket, control: control)

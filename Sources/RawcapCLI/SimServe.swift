@@ -180,8 +180,8 @@ extension RawcapCommand.Sim {
                 stop.fire(bySignal: false)
             }
             let backend = Backend(name: camera.model.model, source: "emulator") { _ in camera }
-            let line = listeningLine(listener.localAddress, backend: backend)
-                .replacingOccurrences(of: "(PTP/IP,", with: "(Fujifilm PTP/IP, events on \(listener.eventAddress.port),")
+            let line = listeningLine(listener.localAddress, backend: backend).replacingOccurrences(
+                of: "(PTP/IP,", with: "(Fujifilm PTP/IP, events on \(listener.eventAddress.port),")
             try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
             await stop.wait()
             logger.info("stopping")
