@@ -178,7 +178,7 @@ let package = Package(
         // USB (`rawcap sim usb`), and rawcap's own client over every reach, each in processes of their own.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport"]
+            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport", "RawDecoders", "RawImage"]
         ),
     ]
 )

@@ -80,6 +80,7 @@ public struct CameraSettings: Sendable {
     /// - Throws: ``CameraControlError/Code/refused`` when the camera answers GetDevicePropDesc with an error;
     ///   `WireError` when the description does not decode; transport errors.
     public func descriptor(_ definition: PropertyDefinition) async throws -> DevicePropDesc {
+        if usesSonyPropertyOperations { return try await sonyDescriptor(definition) }
         let descriptor: DevicePropDesc
         do {
             descriptor = try await session.getDevicePropDesc(definition.code)
@@ -196,7 +197,7 @@ public struct CameraSettings: Sendable {
             do {
                 let current = try await descriptor(entry.definition).currentValue
                 guard current != entry.value else { continue }
-                try await session.setDevicePropValue(entry.definition.code, entry.value)
+                try await writeValue(entry.definition.code, entry.value)
                 logger.debug("restored \(entry.definition.name)=\(entry.definition.style.format(entry.value))")
             } catch let error as CameraControlError {
                 failures.append("\(entry.definition.name) (\(error.detail))")
@@ -248,7 +249,7 @@ public struct CameraSettings: Sendable {
 
     private func write(_ definition: PropertyDefinition, _ value: PTPValue, allowed: [String]) async throws {
         do {
-            try await session.setDevicePropValue(definition.code, value)
+            try await writeValue(definition.code, value)
             logger.debug("set \(definition.name)=\(definition.style.format(value))")
         } catch let error as PTPError where error.code == .deviceResponse {
             let response = error.response?.description(vendor: vendor) ?? "\(error)"

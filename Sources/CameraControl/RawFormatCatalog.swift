@@ -230,6 +230,7 @@ public struct RawFormatCatalog: Hashable, Sendable {
         switch vendor {
         case .canon: return [0xB101, 0xB103, 0xB108].contains(format.rawValue)  // CRW, CR2, CR3
         case .sony: return format.rawValue == 0xB101  // ARW
+        case .fujifilm: return format.rawValue == 0xB103  // RAF (X-Trans CFA data)
         case .nikon: return format == .undefined  // Nikon reports NEF as 0x3000
         default: return false
         }

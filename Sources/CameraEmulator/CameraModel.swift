@@ -77,11 +77,22 @@ public struct CameraModel: Hashable, Sendable {
     public var personality: Personality = .standard
     /// The idVendor the camera shows on a (fake) USB bus; `nil` uses the test vendor ID (pid.codes 0x1209).
     public var usbVendorID: UInt16?
+    /// The container of its raw shots (TIFF/EP, or the maker's format); also their ObjectFormat and extension.
+    public var rawFileFormat: RawFileFormat = .tiffEP
+    /// Whether the camera has rawcap's capture target property (``captureTargetProperty``); makers' bodies choose
+    /// where shots go their own way.
+    public var hasCaptureTarget = true
 
     /// The protocol variants the emulator speaks.
     public enum Personality: String, Hashable, Sendable {
         /// ISO 15740 only: InitiateCapture, ObjectAdded/CaptureComplete on the interrupt endpoint or event channel.
         case standard
+        /// Sony Alpha in PC Remote mode: SDIO handshake, GetAllDevicePropData, SetControlDeviceA/B, handle
+        /// 0xFFFFC001 (`EmulatedCamera+Sony.swift`).
+        case sony
+        /// Fujifilm X in USB tether mode: PriorityMode, CaptureControl before InitiateCapture, the 0xD212 change
+        /// list (`EmulatedCamera+Fujifilm.swift`).
+        case fujifilm
     }
 
     /// One value of the image-quality property.
@@ -157,7 +168,9 @@ public struct CameraModel: Hashable, Sendable {
     }()
 
     /// Every personality rawcap ships, by ``identifier``.
-    public static let all: [CameraModel] = [.generic, .genericWithoutExposureBias]
+    public static let all: [CameraModel] = [
+        .generic, .genericWithoutExposureBias, .sony, .sonyOutsidePCRemote, .fujifilm,
+    ]
 
     /// The personality named `identifier` (case-insensitive).
     ///

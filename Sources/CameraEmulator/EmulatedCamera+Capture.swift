@@ -41,7 +41,8 @@ extension EmulatedCamera {
             width: sensorWidth, height: sensorHeight, cfa: model.cfa, bitsPerSample: currentRawBitDepth,
             exposure: exposure, seed: configuration.seed &+ shotCount, captureTime: CameraClock.captureTime(time),
             identity: identity, illuminant: configuration.illuminant, sensor: configuration.sensor,
-            whiteBalance: whiteBalanceTarget, quality: quality, frameHandler: configuration.renderedFrameHandler)
+            whiteBalance: whiteBalanceTarget, quality: quality, rawFileFormat: model.rawFileFormat,
+            frameHandler: configuration.renderedFrameHandler)
         shotCount += 1
         captureTask = Task {
             let result = await ShotRenderer.develop(plan)
@@ -65,9 +66,13 @@ extension EmulatedCamera {
     ) {
         let complete = PTPEvent(code: .captureComplete, transactionID: transactionID, parameters: [transactionID])
         var added: [PTPEvent] = []
+        var stored: [ObjectHandle] = []
         defer {
             captureTask = nil
-            if configuration.eventOrder == .gphoto2, let first = added.first {
+            if let events = personalityShotEvents(stored, transactionID: transactionID) {
+                // A vendor personality announces its shots its own way (or not at all: polled).
+                for event in events { emit(event) }
+            } else if configuration.eventOrder == .gphoto2, let first = added.first {
                 emit(first)
                 emit(complete)
                 for event in added.dropFirst() { emit(event) }
@@ -108,8 +113,13 @@ extension EmulatedCamera {
                 parentObject: parent, filename: name, captureDate: time.ptpString, modificationDate: time.ptpString)
         }
         if let raw = shot.raw {
+            let format = model.rawFileFormat
             objects.append(
-                (info(.tiffEP, stem + ".TIF", raw.count, plan.width, plan.height, depth: plan.bitsPerSample), raw))
+                (
+                    info(
+                        format.objectFormat, stem + "." + format.fileExtension, raw.count, plan.width, plan.height,
+                        depth: plan.bitsPerSample), raw
+                ))
         }
         if let jpeg = shot.jpeg {
             objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, depth: 24), jpeg.bytes))
@@ -121,6 +131,7 @@ extension EmulatedCamera {
         }
         for (objectInfo, bytes) in objects {
             guard let handle = store.add(objectInfo, data: bytes, thumbnail: thumb?.bytes) else { continue }
+            stored.append(handle)
             added.append(PTPEvent(code: .objectAdded, transactionID: transactionID, parameters: [handle.rawValue]))
         }
     }

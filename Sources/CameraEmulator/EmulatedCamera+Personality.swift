@@ -1,6 +1,19 @@
 import PTP
 
 extension EmulatedCamera {
+    /// Whether `request` carries a host data phase: the standard operations that do, and the personality's own
+    /// (Sony SetControlDeviceA and SetControlDeviceB). The USB device side needs to know before it reads on.
+    public func expectsDataOut(_ request: PTPRequest) async -> Bool {
+        if [.sendObjectInfo, .sendObject, .setDevicePropValue].contains(request.code) { return true }
+        switch model.personality {
+        case .standard, .fujifilm:
+            return false
+        case .sony:
+            return request.code == OperationCode.Sony.setControlDeviceA
+                || request.code == OperationCode.Sony.setControlDeviceB
+        }
+    }
+
     /// The personality's answer to `request`, or `nil` when the standard dispatch answers it.
     ///
     /// Called for every operation the model lists in `operationsSupported`, after the session rules and the busy
@@ -11,6 +24,34 @@ extension EmulatedCamera {
         switch model.personality {
         case .standard:
             return nil
+        case .sony:
+            return answerSonyOperation(request, dataOut: dataOut)
+        case .fujifilm:
+            return answerFujifilmOperation(request, dataOut: dataOut)
+        }
+    }
+
+    /// The events that announce a developed shot's `stored` objects, or `nil` for the standard ObjectAdded and
+    /// CaptureComplete (in the configured ``CaptureEventOrder``).
+    func personalityShotEvents(_ stored: [ObjectHandle], transactionID: UInt32) -> [PTPEvent]? {
+        switch model.personality {
+        case .standard:
+            return nil
+        case .sony:
+            return sonyShotEvents(stored)
+        case .fujifilm:
+            fujifilmShotStored(stored)
+            return nil
+        }
+    }
+
+    /// Adds the personality's own properties to a new camera's table.
+    static func addPersonalityProperties(_ model: CameraModel, to table: inout PropertyTable) {
+        switch model.personality {
+        case .standard, .sony:
+            return
+        case .fujifilm:
+            addFujifilmProperties(to: &table)
         }
     }
 }

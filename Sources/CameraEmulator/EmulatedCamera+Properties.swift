@@ -116,10 +116,16 @@ extension EmulatedCamera {
             DevicePropDesc(
                 propertyCode: .dateTime, dataType: .string, getSet: 1, factoryDefaultValue: .string(""),
                 currentValue: .string("")))
-        enumeration(
-            model.rawBitDepthProperty, .uint8, model.rawBitDepths.map { .uint8(UInt8($0)) },
-            current: .uint8(UInt8(model.defaultRawBitDepth)))
-        enumeration(model.captureTargetProperty, .uint8, [.uint8(0), .uint8(1)], current: .uint8(0))
+        // A body with one raw depth (most makers') has no property for it.
+        if model.rawBitDepths.count > 1 {
+            enumeration(
+                model.rawBitDepthProperty, .uint8, model.rawBitDepths.map { .uint8(UInt8($0)) },
+                current: .uint8(UInt8(model.defaultRawBitDepth)))
+        }
+        if model.hasCaptureTarget {
+            enumeration(model.captureTargetProperty, .uint8, [.uint8(0), .uint8(1)], current: .uint8(0))
+        }
+        addPersonalityProperties(model, to: &table)
         return table
     }
 }

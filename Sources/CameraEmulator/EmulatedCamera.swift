@@ -113,6 +113,10 @@ public actor EmulatedCamera: PTPResponder {
     var shotCount: UInt64 = 0
     var folderNumber = 100
     var fileNumber = 0
+    /// The Sony personality's handshake and buffer (`EmulatedCamera+Sony.swift`).
+    var sony = SonyState()
+    /// The Fujifilm personality's change list (`EmulatedCamera+Fujifilm.swift`).
+    var fujifilm = FujifilmState()
 
     /// Creates a camera of `model`.
     ///
@@ -210,8 +214,8 @@ public actor EmulatedCamera: PTPResponder {
             vendorExtensionVersion: model.vendorExtensionVersion, vendorExtensionDesc: model.vendorExtensionDesc,
             functionalMode: 0, operationsSupported: model.operationsSupported,
             eventsSupported: [.objectAdded, .storeFull, .captureComplete],
-            devicePropertiesSupported: properties.codes, captureFormats: [.tiffEP, .exifJPEG],
-            imageFormats: [.association, .exifJPEG, .tiffEP], manufacturer: model.manufacturer, model: model.model,
+            devicePropertiesSupported: properties.codes, captureFormats: [model.rawFileFormat.objectFormat, .exifJPEG],
+            imageFormats: [.association, .exifJPEG, model.rawFileFormat.objectFormat], manufacturer: model.manufacturer, model: model.model,
             deviceVersion: model.deviceVersion, serialNumber: model.serialNumber)
     }
 

@@ -23,6 +23,8 @@ enum ShotRenderer {
         /// The light the white balance balances for; `nil` for the scene's own light.
         var whiteBalance: SceneIlluminant?
         var quality: ImageQuality
+        /// The container the raw file is written in.
+        var rawFileFormat: RawFileFormat = .tiffEP
         var frameHandler: (@Sendable (RawFrame) -> Void)?
     }
 
@@ -84,9 +86,6 @@ enum ShotRenderer {
         }
         plan.frameHandler?(frame)
         var result = Result()
-        if plan.quality.includesRaw {
-            result.raw = try TIFFEPWriter.encode(frame, software: EmulatedCamera.software)
-        }
         do {
             var small: RGBImage8
             if plan.quality.includesJPEG {
@@ -102,6 +101,11 @@ enum ShotRenderer {
             result.thumbnail = EncodedImage(bytes: thumbnail.bytes, width: thumbnail.width, height: thumbnail.height)
         } catch {
             throw EmulatorError(.captureFailed, "rendering the shot's JPEG: \(error)")
+        }
+        if plan.quality.includesRaw {
+            // After the JPEGs: formats with an embedded preview carry the shot's thumbnail.
+            result.raw = try plan.rawFileFormat.encode(
+                frame, thumbnail: result.thumbnail?.bytes, software: EmulatedCamera.software)
         }
         return result
     }

@@ -138,7 +138,7 @@ public enum TIFFEPWriter {
         return entries.sorted { $0.tag < $1.tag }
     }
 
-    private static func exifDirectory(_ metadata: CaptureMetadata) -> [TIFFEntry] {
+    static func exifDirectory(_ metadata: CaptureMetadata) -> [TIFFEntry] {
         var entries: [TIFFEntry] = [.undefined(36864, Array("0231".utf8))]
         if let time = metadata.exposureTime { entries.append(.rational(33434, [time])) }
         if let fNumber = metadata.fNumber { entries.append(.rational(33437, [decimal(fNumber)])) }
@@ -167,14 +167,14 @@ public enum TIFFEPWriter {
 
     /// Bytes an IFD takes with its out-of-line values: count, entries, next-IFD offset, then each value on a word
     /// boundary.
-    private static func directoryByteCount(_ entries: [TIFFEntry]) -> Int {
+    static func directoryByteCount(_ entries: [TIFFEntry]) -> Int {
         var size = 2 + entries.count * 12 + 4
         for entry in entries where entry.isOutOfLine { size = align(size, to: 2) + entry.payload.count }
         return align(size, to: 2)
     }
 
     /// Writes an IFD that starts at `offset` (the writer's current position) with its values after it.
-    private static func writeDirectory(_ entries: [TIFFEntry], at offset: Int, into writer: inout WireWriter) {
+    static func writeDirectory(_ entries: [TIFFEntry], at offset: Int, into writer: inout WireWriter) {
         precondition(writer.count == offset, "IFD written at \(writer.count), planned at \(offset)")
         var valueOffset = offset + 2 + entries.count * 12 + 4
         var values: [UInt8] = []
@@ -200,7 +200,7 @@ public enum TIFFEPWriter {
         if writer.count % 2 != 0 { writer.write(UInt8(0)) }
     }
 
-    private static func align(_ value: Int, to boundary: Int) -> Int { (value + boundary - 1) / boundary * boundary }
+    static func align(_ value: Int, to boundary: Int) -> Int { (value + boundary - 1) / boundary * boundary }
 
     // MARK: Numbers
 

@@ -62,6 +62,7 @@ public struct CameraProfile: Sendable {
     public static func select(for info: DeviceInfo, usbVendorID: USBVendorID? = nil) -> CameraProfile {
         // The vendor-range codes 0xD001/0xD002 are the emulator's own; only its identity unlocks them.
         if info.vendorExtensionID.rawValue == 0, info.manufacturer == "rawcap" { return .emulator }
+        if let sony = sonyOutsidePCRemote(info, usbVendorID: usbVendorID) { return sony }
         switch CameraFamily.identify(info, usbVendorID: usbVendorID).family {
         case .nikon:
             return .generic
@@ -70,10 +71,10 @@ public struct CameraProfile: Sendable {
             return .generic
 
         case .sony:
-            return .generic
+            return .sony
 
         case .fujifilm:
-            return .generic
+            return .fujifilm
 
         case .generic:
             return .generic

@@ -1,3 +1,4 @@
+import Logging
 import PTP
 
 /// Triggers one shot on a camera and collects the objects it stores.
@@ -19,6 +20,18 @@ public protocol CaptureDriver: Sendable {
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject]
+
+    /// Puts the camera under remote control once per run, before any setting is read: a vendor handshake (Sony's
+    /// SDIOConnect), or nothing. Warnings about optional features the camera lacks go to `logger`, once.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/remoteControlUnavailable`` when the camera cannot be triggered
+    ///   in its current mode, or what the session throws.
+    func prepare(session: PTPSession, logger: Logger) async throws
+}
+
+extension CaptureDriver {
+    /// Standard PTP needs no preparation.
+    public func prepare(session: PTPSession, logger: Logger) async throws {}
 }
 
 /// An object a shot stored on the camera.
@@ -29,12 +42,16 @@ public struct AnnouncedObject: Hashable, Sendable {
     public var info: ObjectInfo
     /// Whether it arrived after CaptureComplete, or was found on the card because its ObjectAdded never came.
     public var late: Bool
+    /// Its bytes when the driver had to download it already (a handle that can be read only once, such as Sony's
+    /// 0xFFFFC001); `nil` leaves the download to the runner.
+    public var data: [UInt8]?
 
     /// Creates an entry.
-    public init(handle: ObjectHandle, info: ObjectInfo, late: Bool = false) {
+    public init(handle: ObjectHandle, info: ObjectInfo, late: Bool = false, data: [UInt8]? = nil) {
         self.handle = handle
         self.info = info
         self.late = late
+        self.data = data
     }
 
     /// Whether it is a JPEG (EXIF/JPEG or JFIF).

@@ -27,6 +27,8 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidPlan = Code(rawValue: "invalidPlan")
         /// The captures folder or its journal cannot be used.
         public static let outputUnavailable = Code(rawValue: "outputUnavailable")
+        /// The camera is connected but not in a mode that takes remote commands (a Sony body outside "PC Remote").
+        public static let remoteControlUnavailable = Code(rawValue: "remoteControlUnavailable")
 
         /// The name.
         public var description: String { rawValue }

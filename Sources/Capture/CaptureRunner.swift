@@ -94,10 +94,16 @@ public struct CaptureRunner: Sendable {
             overruns: [], interrupted: false)
         var restoreFailure: String?
         do {
+            try await profile.driver.prepare(session: session, logger: logger)
             let rawCatalog = try await RawFormatCatalog.load(control)
             let format = try ResolvedFormat.choose(plan.format, from: rawCatalog)
             summary.format = format
             let qualities = try await FormatCatalog.read(profile: profile, control: control)
+            if let code = profile.qualityProperty, qualities.qualities.isEmpty {
+                // Optional: without it the camera shoots what it is set to, and the run says so once.
+                let name = code.description(vendor: deviceInfo.cameraVendor)
+                logger.warning("the camera does not offer \(name); RAW or RAW+JPEG stays as set on the camera")
+            }
             let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
             let brackets = try await BracketSetting.plan(plan.bracket, control: control)
             // Everything the run may change is saved first, and put back however the run ends.
@@ -259,7 +265,13 @@ public struct CaptureRunner: Sendable {
                         let needed = object.isJPEG || format.product != .jpeg
                         guard needed else { continue }
                         let began = clock.now
-                        let bytes = try await downloader.download(object, session: session, progress: progress)
+                        let bytes: [UInt8]
+                        if let prefetched = object.data {
+                            bytes = prefetched
+                            progress(prefetched.count)
+                        } else {
+                            bytes = try await downloader.download(object, session: session, progress: progress)
+                        }
                         var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
                         entry.shot = shotIndex
                         entry.handle = object.handle.rawValue

@@ -57,7 +57,8 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
         SocketAddress(family: .ipv4, addressBytes: [127, 0, 0, 1], port: port)
     }
 
-    private init(family: Family, addressBytes: [UInt8], port: UInt16) {
+    /// An address from its parts as given (the Fujifilm event connection reuses the command connection's host).
+    init(family: Family, addressBytes: [UInt8], port: UInt16) {
         (self.family, self.addressBytes, self.port) = (family, addressBytes, port)
     }
 

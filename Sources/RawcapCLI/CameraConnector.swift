@@ -69,6 +69,9 @@ public enum CameraConnector {
                 location: "sim (\(camera.model.manufacturer) \(camera.model.model), in process)", link: .emulated,
                 session: PTPSession(transport: link.transport, configuration: configuration, logger: logger),
                 close: { await link.close() })
+        case .fujiPTPIP(let host, let port):
+            return try await connectFujiPTPIP(
+                PTPIPAddress(host: host, port: port), options, configuration: configuration, logger: logger)
         case .ptpip(let host, let port):
             return try await connectPTPIP(
                 PTPIPAddress(host: host, port: port), options, configuration: configuration, logger: logger)

@@ -9,7 +9,8 @@ import PTPUSB
 /// | `usb:BUS:ADDR` | the USB camera at a bus and device address, as `lsusb` prints them |
 /// | `serial:SN` | the USB camera with this serial number |
 /// | `sim` | rawcap's emulated camera |
-/// | `ptpip:HOST[:PORT]` | a camera on Wi-Fi (PTP/IP, port 15740 by default) |
+/// | `ptpip:HOST[:PORT]` | a camera on Wi-Fi (PTP/IP, port 15740 by default; port 55740 is Fujifilm's variant) |
+/// | `fujiptpip:HOST[:PORT]` | a Fujifilm body on Wi-Fi: `ptpip:HOST:55740` (its variant of PTP/IP) |
 /// | `replay:FILE` | a recorded session (pcapng) played back |
 public enum CameraSpec: Hashable, Sendable, CustomStringConvertible, ExpressibleByArgument {
     /// A camera on USB.
@@ -18,11 +19,16 @@ public enum CameraSpec: Hashable, Sendable, CustomStringConvertible, Expressible
     case simulator
     /// A PTP/IP camera.
     case ptpip(host: String, port: UInt16)
+    /// A Fujifilm body on Wi-Fi, spoken to with Fujifilm's PTP/IP variant (its command port, 55740 by default).
+    case fujiPTPIP(host: String, port: UInt16)
     /// A recording.
     case replay(path: String)
 
     /// The PTP/IP port (CIPA DC-X005 §2.2.3.1).
     public static let defaultPTPIPPort: UInt16 = 15740
+    /// The command port of Fujifilm's PTP/IP variant (libgphoto2 `fujiptpip.c`): a `ptpip:` camera at this port
+    /// is spoken to the Fujifilm way.
+    public static let fujifilmPTPIPPort: UInt16 = 55740
 
     /// Parses one of the forms in the table; `nil` otherwise.
     public init?(argument: String) {
@@ -34,16 +40,23 @@ public enum CameraSpec: Hashable, Sendable, CustomStringConvertible, Expressible
             self = .replay(path: String(argument.dropFirst("replay:".count)))
         } else if argument.hasPrefix("ptpip:") {
             guard let (host, port) = Self.hostAndPort(argument.dropFirst("ptpip:".count)) else { return nil }
-            self = .ptpip(host: host, port: port)
+            // Fujifilm's command port: nothing else listens there, and its variant is all it speaks.
+            self = port == Self.fujifilmPTPIPPort ? .fujiPTPIP(host: host, port: port) : .ptpip(host: host, port: port)
+        } else if argument.hasPrefix("fujiptpip:") {
+            guard
+                let (host, port) = Self.hostAndPort(
+                    argument.dropFirst("fujiptpip:".count), defaultPort: Self.fujifilmPTPIPPort)
+            else { return nil }
+            self = .fujiPTPIP(host: host, port: port)
         } else {
             return nil
         }
     }
 
     /// `HOST`, `HOST:PORT`, `[IPv6]` or `[IPv6]:PORT`.
-    private static func hostAndPort(_ text: Substring) -> (String, UInt16)? {
+    private static func hostAndPort(_ text: Substring, defaultPort: UInt16 = defaultPTPIPPort) -> (String, UInt16)? {
         var host = text
-        var port = defaultPTPIPPort
+        var port = defaultPort
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
             host = text[text.index(after: text.startIndex)..<close]
@@ -70,6 +83,8 @@ public enum CameraSpec: Hashable, Sendable, CustomStringConvertible, Expressible
         case .simulator: "sim"
         case .ptpip(let host, let port):
             host.contains(":") ? "ptpip:[\(host)]:\(port)" : "ptpip:\(host):\(port)"
+        case .fujiPTPIP(let host, let port):
+            host.contains(":") ? "fujiptpip:[\(host)]:\(port)" : "fujiptpip:\(host):\(port)"
         case .replay(let path): "replay:\(path)"
         }
     }

@@ -10,7 +10,8 @@ public struct ConnectionOptions: ParsableArguments {
     @Option(
         name: .customLong("camera"),
         help: ArgumentHelp(
-            "The camera: usb (the only one), usb:BUS:ADDR, serial:SN, sim, ptpip:HOST[:PORT] or replay:FILE; "
+            "The camera: usb (the only one), usb:BUS:ADDR, serial:SN, sim, ptpip:HOST[:PORT], "
+                + "fujiptpip:HOST[:PORT] (Fujifilm Wi-Fi) or replay:FILE; "
                 + "shoot takes it several times, or all (every USB camera).",
             valueName: "camera"))
     public var cameraChoices: [CameraChoice] = []

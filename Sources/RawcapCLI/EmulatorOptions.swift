@@ -3,7 +3,9 @@ import CameraEmulator
 
 /// The emulated camera's options for `rawcap sim serve` and `rawcap sim usb`.
 struct EmulatorOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The camera personality (generic).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The camera personality: generic, generic-no-bias, sony, sony-no-pc-remote or fuji.", valueName: "name"))
     var model = "generic"
 
     @Option(help: ArgumentHelp("Sensor size in pixels (default: the model's, 6000x4000).", valueName: "WxH"))

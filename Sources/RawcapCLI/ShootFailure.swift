@@ -21,6 +21,7 @@ enum ShootFailure {
                 case .badObject: 76
                 case .interrupted: 130
                 case .outputUnavailable: 73
+                case .remoteControlUnavailable: 69
                 default: 70
                 }
             let prefix = error.code == .cardFull ? "The camera's card is full: " : ""

@@ -30,6 +30,9 @@ extension RawcapCommand.Sim {
                 per request, camera-like answers for the rest), from the top for each client.
                 Try it: `gphoto2 --port ptpip:127.0.0.1:15740 --summary` (for another port give it twice: \
                 ptpip:127.0.0.1:PORT:PORT). SIGINT or SIGTERM closes the connections and exits 0.
+                With --model fuji the camera listens the Fujifilm way instead: its PTP/IP variant on port 55740 \
+                (unless --listen says otherwise) and events on the port above it; connect with \
+                `rawcap … --camera fujiptpip:127.0.0.1` (or ptpip:HOST:55740).
                 Exit status: 0 when stopped; 64 for a bad option; 65 when the recording does not load; 69 when the \
                 address cannot be bound; 73 when --record cannot create its file; 77 when the port needs privileges.
                 """)
@@ -87,6 +90,10 @@ extension RawcapCommand.Sim {
         }
 
         private func serve(logger: Logger) async throws {
+            if source == nil {
+                let camera = try emulator.settings.makeCamera()
+                if camera.model.personality == .fujifilm { return try await serveFujifilm(camera, logger: logger) }
+            }
             let (host, port) = try Self.parseListenAddress(listen)
             let address = try await Self.resolve(host, port: port)
             let backend = try makeBackend(logger: logger)
@@ -131,6 +138,56 @@ extension RawcapCommand.Sim {
             let clients = await server.finishedClients
             logger.info(
                 "served \(clients.count) clients, \(clients.map(\.requests.count).reduce(0, +)) requests")
+            guard stop.bySignal else {
+                throw CommandFailure(SysExit.ioError, "accepting connections on \(listener.localAddress) failed")
+            }
+        }
+
+        /// `--model fuji`: the camera on Fujifilm's PTP/IP variant (command port, event port above it).
+        private func serveFujifilm(_ camera: EmulatedCamera, logger: Logger) async throws {
+            var (host, port) = try Self.parseListenAddress(listen)
+            if listen == "127.0.0.1:15740" { port = FujifilmPTPIP.commandPort }
+            let address = try await Self.resolve(host, port: port)
+            let recorder: PcapngRecorder?
+            do {
+                recorder = try record.map {
+                    try PcapngRecorder(
+                        path: $0,
+                        configuration: .init(rawcapVersion: RawcapVersion.current, cameraModel: camera.model.model))
+                }
+            } catch {
+                throw CommandFailure(SysExit.cannotCreate, "cannot record: \(error)")
+            }
+            let listener: FujiPTPIPListener
+            do {
+                listener = try FujiPTPIPListener(
+                    address: address, friendlyName: camera.model.model,
+                    wrapConnection: recorder.map(Self.recordingWrapper), logger: logger
+                ) { _ in
+                    // One host at a time: a new one means the previous one has gone.
+                    await camera.connectionClosed()
+                    return camera
+                }
+            } catch {
+                await recorder?.close()
+                let status = error.code == .permissionDenied ? ExitCode(77) : ExitCode(69)
+                throw CommandFailure(status, "cannot listen on \(address): \(error)")
+            }
+            let stop = StopSignal()
+            Self.watchSignals { stop.fire(bySignal: true) }
+            let serving = Task {
+                await listener.run()
+                stop.fire(bySignal: false)
+            }
+            let backend = Backend(name: camera.model.model, source: "emulator") { _ in camera }
+            let line = listeningLine(listener.localAddress, backend: backend).replacingOccurrences(
+                of: "(PTP/IP,", with: "(Fujifilm PTP/IP, events on \(listener.eventAddress.port),")
+            try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
+            await stop.wait()
+            logger.info("stopping")
+            await listener.stop()
+            await serving.value
+            await recorder?.close()
             guard stop.bySignal else {
                 throw CommandFailure(SysExit.ioError, "accepting connections on \(listener.localAddress) failed")
             }

@@ -44,7 +44,10 @@ import Testing
         }
     }
 
-    @Test(arguments: Reach.allCases, CameraModel.all)
+    /// Models whose properties go through the standard operations (Sony's go through its own: `SonyPropertyTests`).
+    static let standardPropertyModels = CameraModel.all.filter { $0.operationsSupported.contains(.getDevicePropDesc) }
+
+    @Test(arguments: Reach.allCases, standardPropertyModels)
     func everyPropertyGetsAndSets(reach: Reach, model: CameraModel) async throws {
         let link = try await reach.connect(try smallCamera(model: model))
         let session = Reach.session(link)

@@ -198,6 +198,8 @@ extension DevicePropertyCode {
         public static let priorityMode = DevicePropertyCode(rawValue: 0xD207)
         /// CaptureControl, 0xD208: unnamed in libgphoto2; 0x304 shoots, 0x200 focuses.
         public static let captureControl = DevicePropertyCode(rawValue: 0xD208)
+        /// AFStatus, 0xD209: 1 while focusing, 2 focused, 3 failed (libgphoto2 `config.c` `_put_Fuji_AFDrive`).
+        public static let afStatus = DevicePropertyCode(rawValue: 0xD209)
         /// MediaRecord, 0xD20C.
         public static let mediaRecord = DevicePropertyCode(rawValue: 0xD20C)
         /// FreeSDRAMImages, 0xD20E.
@@ -212,6 +214,12 @@ extension DevicePropertyCode {
         public static let captureRemaining = DevicePropertyCode(rawValue: 0xD229)
         /// BatteryLevel, 0xD242.
         public static let batteryLevel = DevicePropertyCode(rawValue: 0xD242)
+        /// ObjectCount, 0xD222: objects on the card (camlib/fudge `fujiptp.h` `PTP_PC_FUJI_ObjectCount`); reported in
+        /// the 0xD212 change list when a shot is stored.
+        public static let objectCount = DevicePropertyCode(rawValue: 0xD222)
+        /// PC mode, 0xD38C: 1 puts the body under the host (libgphoto2 `library.c` `camera_prepare_capture`:
+        /// "d38c -> 1 (PC Mode)", unnamed in `ptp.h`).
+        public static let pcMode = DevicePropertyCode(rawValue: 0xD38C)
 
         /// The names of Fujifilm's codes, keyed by raw value.
         public static let names: [UInt16: String] = [
@@ -221,13 +229,16 @@ extension DevicePropertyCode {
             0xD02A: "ExposureIndex",
             0xD207: "PriorityMode",
             0xD208: "CaptureControl",
+            0xD209: "AFStatus",
             0xD20C: "MediaRecord",
             0xD20E: "FreeSDRAMImages",
             0xD212: "CurrentState",
             0xD218: "Aperture",
             0xD219: "ShutterSpeed",
             0xD229: "CaptureRemaining",
+            0xD222: "ObjectCount",
             0xD242: "BatteryLevel",
+            0xD38C: "PCMode",
         ]
     }
 }

@@ -39,6 +39,22 @@ extension ObjectFormatCode {
 }
 
 extension ObjectFormatCode {
+    /// Fujifilm object formats (vendor extension ID ``VendorExtensionID/fujifilm``). These numbers overlap other
+    /// vendors' codes, so name them with ``PTPCodeTable/description(vendor:)``. libgphoto2's `ptp.h` names no Fujifilm
+    /// format; 0xB103 for RAF is the code Fujifilm tethering tools handle (e.g. `PTP_OFC_FUJI_RAF` in community
+    /// Fujifilm PTP clients), not confirmed against a body here.
+    public enum Fujifilm {
+        /// RAF, 0xB103: Fujifilm RAW.
+        public static let raf = ObjectFormatCode(rawValue: 0xB103)
+
+        /// The names of Fujifilm's codes, keyed by raw value.
+        public static let names: [UInt16: String] = [
+            0xB103: "RAF"
+        ]
+    }
+}
+
+extension ObjectFormatCode {
     /// MTP (Microsoft) object formats (vendor extension ID ``VendorExtensionID/microsoft``). These numbers overlap
     /// other vendors' codes, so name them with ``PTPCodeTable/description(vendor:)``. Source: libgphoto2 `ptp.h`
     /// `PTP_OFC_MTP_*`.
@@ -74,6 +90,7 @@ extension ObjectFormatCode {
         switch vendor {
         case .canon: Canon.names
         case .sony: Sony.names
+        case .fujifilm: Fujifilm.names
         case .microsoft: MTP.names
         default: [:]
         }

@@ -5,6 +5,12 @@
 /// 0xD212); `library.c` `camera_fuji_capture` (set 0xD208 to 0x0200 and InitiateCapture to focus, then 0xD208 to
 /// 0x0304 and InitiateCapture to release); camlib/fudge `fujiptp.h` (`PTP_PC_FUJI_EventsList` 0xD212, read with
 /// GetDevicePropValue; see ``FujifilmPropertyChangeList``).
+///
+/// Checked in libgphoto2 `config.c` (the comment above `fuji_action`: "0x304 is for regular capture
+/// SDK_ShootS2toS0 (default)", "0x200 seems for autofocus (s1?)", "0x4 SDK_CancelS1"; `_put_Fuji_AFDrive` polls
+/// `PTP_DPC_FUJI_AFStatus` 0xD209: 2 focused, 3 failed) and `library.c` `camera_prepare_capture` (Fujifilm: when
+/// the body has PriorityMode, set 0xD38C to 1 "PC Mode" and 0xD207 to 2 "USB control", both UINT16, errors only
+/// logged).
 public enum FujifilmCapture {
     /// The property that selects what InitiateCapture (0x100E) does next: 0xD208.
     public static let captureControlProperty = DevicePropertyCode.Fujifilm.captureControl

@@ -6,6 +6,11 @@
 /// `ptp_sony_setdevicecontrolvalueb` (SetControlDeviceB 0x9207: one parameter, the control's code; data-out the
 /// value packed as its data type); `library.c` `camera_sony_capture` (press with value 2, release with 1, as
 /// UINT16; then wait until ObjectInMemory exceeds 0x8000 and read the shot at 0xFFFFC001).
+///
+/// Checked against other public sources: Sony's own Camera Remote SDK names (sohtamei/CrCmd `PTPDef.h`:
+/// `PTP_OC_SDIOControlDevice` 0x9207, `DPC_S1_BUTTON` 0xD2C1, `DPC_S2_BUTTON` 0xD2C2,
+/// `DPC_SHOOTING_FILE_INFOMATION` 0xD215) and sequoia-ptpy's Sony tables (`SONY_BUTTON`: UINT16, Down 0x0002,
+/// Up 0x0001).
 public enum SonyControl {
     /// The shot in the camera's buffer: GetObjectInfo and GetObject with this handle read the oldest pending
     /// object. Also the parameter of the Sony ObjectAdded event (0xC201).

@@ -1,0 +1,47 @@
+import PTP
+import RawImage
+
+extension CameraModel {
+    /// A Fujifilm X-T2 in USB tether ("PC shoot auto") mode, as libgphoto2 drives it.
+    ///
+    /// Identity as X bodies report it: Manufacturer "FUJIFILM", VendorExtensionID 0x0000000E (libgphoto2 `ptp.h`
+    /// `PTP_VENDOR_FUJI`), USB idVendor 0x04CB (`library.c` `models[]`: `{"Fuji:Fujifilm X-T2", 0x04cb, 0x02cd}`).
+    /// Capture is standard InitiateCapture steered by CaptureControl (0xD208: 0x0200 focus, 0x0304 shoot) once
+    /// PriorityMode (0xD207) gives the host control; image quality is Fujifilm's Quality (0xD018, UINT16, libgphoto2
+    /// `config.c` `fuji_imageformat`: 1 RAW, 2 JPEG Fine, 3 JPEG Normal, 4 RAW + JPEG Fine, 5 RAW + JPEG Normal).
+    /// Raw files are uncompressed X-Trans RAF (``RawFileFormat/raf``) at 14 bits, named `DSCF0001.RAF` in
+    /// `100_FUJI`, 6160×4032 photosites by default like the real sensor. The X-T2 is a body LibRaw 0.20 and later
+    /// identify from the RAF alone (the X-T3 needs its compressed-RAF size tables).
+    public static let fujifilm: CameraModel = {
+        var model = CameraModel.generic
+        model.identifier = "fuji"
+        model.manufacturer = "FUJIFILM"
+        model.model = "X-T2"
+        model.deviceVersion = "4.30"
+        model.serialNumber = "59533436313816F2A4EF301210D9EA"
+        model.vendorExtensionID = .fujifilm
+        model.vendorExtensionVersion = 100
+        model.vendorExtensionDesc = "fujifilm.co.jp: 1.0; "
+        model.lensModel = "XF35mmF1.4 R"
+        model.focalLength = 35
+        model.cfa = .xTrans
+        model.defaultSensorWidth = 6160
+        model.defaultSensorHeight = 4032
+        model.folderSuffix = "_FUJI"
+        model.filePrefix = "DSCF"
+        model.qualityProperty = DevicePropertyCode.Fujifilm.quality
+        model.qualityValues = [
+            QualityValue(value: .uint16(1), quality: .raw), QualityValue(value: .uint16(2), quality: .jpeg),
+            QualityValue(value: .uint16(3), quality: .jpeg), QualityValue(value: .uint16(4), quality: .rawPlusJPEG),
+            QualityValue(value: .uint16(5), quality: .rawPlusJPEG),
+        ]
+        model.defaultQuality = .raw
+        model.rawBitDepths = [14]
+        model.defaultRawBitDepth = 14
+        model.hasCaptureTarget = false
+        model.personality = .fujifilm
+        model.usbVendorID = USBVendorID.fujifilm.rawValue
+        model.rawFileFormat = .raf
+        return model
+    }()
+}

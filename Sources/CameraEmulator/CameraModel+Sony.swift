@@ -1,0 +1,68 @@
+import PTP
+
+extension CameraModel {
+    /// A Sony α7 III (ILCE-7M3) in "PC Remote" USB mode, as libgphoto2 drives it.
+    ///
+    /// Identity as Sony bodies report it (`gphoto2 --summary` of Alpha and RX bodies in libgphoto2's
+    /// `camlibs/ptp2/cameras/`): Manufacturer "Sony Corporation", VendorExtensionID 0x00000011 "Sony PTP
+    /// Extensions", USB idVendor 0x054C; no InitiateCapture ("No Image Capture … Sony Capture"): the shutter is the
+    /// S1/S2 buttons through SetControlDeviceB, properties go through GetAllDevicePropData and SetControlDeviceA,
+    /// and the shot is read at handle 0xFFFFC001 (see `EmulatedCamera+Sony.swift`).
+    ///
+    /// Image quality is CompressionSetting (0x5004, UINT8) with Sony's enumeration [2, 3, 4, 16, 19] as those
+    /// summaries show it: 2 Standard, 3 Fine, 4 Extra Fine (JPEG), 16 (0x10) RAW, 19 (0x13) RAW+JPEG. Raw files are
+    /// uncompressed ARW (``RawFileFormat/arw``) at the body's fixed 14 bits, named `DSC00001.ARW` (DCF folder
+    /// `100MSDCF`), 6048×4024 photosites by default like the real sensor.
+    public static let sony: CameraModel = {
+        var model = CameraModel.generic
+        model.identifier = "sony"
+        model.manufacturer = "Sony Corporation"
+        model.model = "ILCE-7M3"
+        model.deviceVersion = "3.01"
+        model.serialNumber = "00000000000000003282933003963393"
+        model.vendorExtensionID = .sony
+        model.vendorExtensionVersion = 100
+        model.vendorExtensionDesc = "Sony PTP Extensions"
+        model.lensModel = "FE 50mm F1.8"
+        model.cfa = .rggb
+        model.defaultSensorWidth = 6048
+        model.defaultSensorHeight = 4024
+        model.folderSuffix = "MSDCF"
+        model.filePrefix = "DSC0"
+        model.operationsSupported = [
+            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
+            .getObjectHandles, .getObjectInfo, .getObject, .getThumb, OperationCode.Sony.sdioConnect,
+            OperationCode.Sony.getSDIOExtDeviceInfo, OperationCode.Sony.setControlDeviceA,
+            OperationCode.Sony.setControlDeviceB, OperationCode.Sony.getAllDevicePropData,
+        ]
+        model.qualityProperty = .compressionSetting
+        model.qualityValues = [
+            QualityValue(value: .uint8(2), quality: .jpeg), QualityValue(value: .uint8(3), quality: .jpeg),
+            QualityValue(value: .uint8(4), quality: .jpeg), QualityValue(value: .uint8(0x10), quality: .raw),
+            QualityValue(value: .uint8(0x13), quality: .rawPlusJPEG),
+        ]
+        model.defaultQuality = .raw
+        model.rawBitDepths = [14]
+        model.defaultRawBitDepth = 14
+        model.hasCaptureTarget = false
+        model.personality = .sony
+        model.usbVendorID = USBVendorID.sony.rawValue
+        model.rawFileFormat = .arw
+        return model
+    }()
+
+    /// The same body with its USB mode set to "MTP" or "Mass Storage" instead of "PC Remote": it answers as an MTP
+    /// device (VendorExtensionID 0x00000006, Microsoft) and lists neither Sony's SDIO operations nor
+    /// InitiateCapture, so it can be browsed but not triggered. rawcap must say so rather than time out.
+    public static let sonyOutsidePCRemote: CameraModel = {
+        var model = CameraModel.sony
+        model.identifier = "sony-no-pc-remote"
+        model.vendorExtensionID = .microsoft
+        model.vendorExtensionDesc = "microsoft.com: 1.0"
+        model.operationsSupported = [
+            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
+            .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .getPartialObject,
+        ]
+        return model
+    }()
+}

@@ -1,0 +1,75 @@
+import PTP
+
+/// The Fujifilm personality's state: the changes its 0xD212 list reports next.
+struct FujifilmState: Sendable {
+    /// Changes since the host last read 0xD212, oldest first.
+    var changes: [FujifilmPropertyChangeList.Change] = []
+}
+
+extension EmulatedCamera {
+    /// PriorityMode values: 1 the body decides, 2 the host (USB) does.
+    static let fujifilmHostPriority: UInt16 = 2
+    /// AFStatus values: 0 idle, 1 focusing, 2 focused, 3 failed.
+    static let fujifilmFocused: UInt16 = 2
+
+    /// Fujifilm's tether properties (libgphoto2 `library.c` `camera_prepare_capture` and `config.c`):
+    /// PC mode 0xD38C (UINT16 0/1), PriorityMode 0xD207 (UINT16 1 body / 2 USB), CaptureControl 0xD208 (UINT16,
+    /// the X-T2's enumeration from `config.c`: 0x104, 0x200, 0x4, 0x304, 0x500, 0xC; a body starts with 0x304),
+    /// AFStatus 0xD209 (UINT16, read-only).
+    static func addFujifilmProperties(to table: inout PropertyTable) {
+        func add(_ code: DevicePropertyCode, _ values: [UInt16], current: UInt16, settable: Bool = true) {
+            table.add(
+                DevicePropDesc(
+                    propertyCode: code, dataType: .uint16, getSet: settable ? 1 : 0,
+                    factoryDefaultValue: .uint16(current), currentValue: .uint16(current),
+                    form: .enumeration(values.map(PTPValue.uint16))))
+        }
+        add(DevicePropertyCode.Fujifilm.pcMode, [0, 1], current: 0)
+        add(FujifilmCapture.priorityModeProperty, [1, fujifilmHostPriority], current: 1)
+        add(FujifilmCapture.captureControlProperty, [0x0104, 0x0200, 0x0004, 0x0304, 0x0500, 0x000C], current: 0x0304)
+        add(DevicePropertyCode.Fujifilm.afStatus, [0, 1, 2, 3], current: 0, settable: false)
+    }
+
+    /// The operations a Fujifilm body answers its own way:
+    ///
+    /// - InitiateCapture does what CaptureControl (0xD208) says: 0x0200 focuses (AFStatus becomes 2, nothing is
+    ///   stored), 0x0304 shoots (the standard capture, ObjectAdded per object), 0x0004 cancels focus; others are
+    ///   accepted and do nothing. While PriorityMode is not 2 (USB) the body refuses with AccessDenied: the
+    ///   emulator, stricter than the body, makes a host that skips the priority hand-over fail here.
+    /// - GetDevicePropValue of 0xD212 returns the change list (``PTP/FujifilmPropertyChangeList``) and empties it.
+    func answerFujifilmOperation(_ request: PTPRequest, dataOut: [UInt8]?) -> PTPResponderReply? {
+        switch request.code {
+        case .initiateCapture:
+            if properties[FujifilmCapture.priorityModeProperty] != nil,
+                properties.integer(FujifilmCapture.priorityModeProperty) != Int(Self.fujifilmHostPriority)
+            {
+                return PTPResponderReply(.accessDenied)
+            }
+            switch properties.integer(FujifilmCapture.captureControlProperty).map(UInt16.init(truncatingIfNeeded:)) {
+            case FujifilmCapture.focusControl:
+                properties.setCurrent(DevicePropertyCode.Fujifilm.afStatus, .uint16(Self.fujifilmFocused))
+                return PTPResponderReply()
+            case FujifilmCapture.shootControl, nil:
+                return nil
+            default:
+                properties.setCurrent(DevicePropertyCode.Fujifilm.afStatus, .uint16(0))
+                return PTPResponderReply()
+            }
+        case .getDevicePropValue where request.parameters.first == UInt32(FujifilmCapture.changesProperty.rawValue):
+            let list = FujifilmPropertyChangeList(Array(fujifilm.changes.prefix(Int(UInt16.max))))
+            fujifilm.changes.removeFirst(list.changes.count)
+            return .dataset(list)
+        default:
+            return nil
+        }
+    }
+
+    /// A stored shot changes ObjectCount (0xD222) in the change list, once per object; focus is released.
+    func fujifilmShotStored(_ stored: [ObjectHandle]) {
+        let count = (try? store.handles(storage: StorageID.all.rawValue, format: 0, parent: 0))?.count ?? 0
+        for _ in stored {
+            fujifilm.changes.append(.init(property: DevicePropertyCode.Fujifilm.objectCount, value: UInt32(count)))
+        }
+        properties.setCurrent(DevicePropertyCode.Fujifilm.afStatus, .uint16(0))
+    }
+}

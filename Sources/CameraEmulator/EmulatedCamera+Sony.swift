@@ -1,0 +1,139 @@
+import PTP
+import WireFormat
+
+/// The Sony personality's state: how far the SDIO handshake has gone, the buttons held, and the shots waiting in
+/// the camera's buffer for handle 0xFFFFC001.
+struct SonyState: Sendable {
+    /// The last SDIOConnect phase accepted (0 before the handshake).
+    var phase: UInt32 = 0
+    /// Whether GetSDIOExtDeviceInfo was read after phase 2 (phase 3 requires it).
+    var extendedInfoRead = false
+    /// The buttons (0xD2C1, 0xD2C2) and their last value (1 up, 2 down).
+    var buttons: [DevicePropertyCode: UInt16] = [:]
+    /// Shots waiting for the host, oldest first (handles in camera memory).
+    var pending: [ObjectHandle] = []
+
+    /// Whether the handshake is complete and the camera takes remote commands.
+    var isConnected: Bool { phase == 3 }
+}
+
+extension EmulatedCamera {
+    /// The operations of a Sony body in PC Remote mode (libgphoto2 `ptp.c` `ptp_sony_sdioconnect`,
+    /// `ptp_sony_get_vendorpropcodes`, `ptp_sony_getalldevicepropdesc`, `ptp_sony_setdevicecontrolvaluea/b`;
+    /// `library.c` `camera_sony_capture`):
+    ///
+    /// - SDIOConnect (0x9201, parameters phase, 0, 0; 8 bytes data-in) in the order 1, 2, then phase 3 once
+    ///   GetSDIOExtDeviceInfo has been read. Out of order answers InvalidParameter. Sony's other operations answer
+    ///   AccessDenied before phase 3: the emulator is stricter than the body, so a host that skips the handshake
+    ///   fails here first.
+    /// - GetSDIOExtDeviceInfo (0x9202, parameter the host's version): ``PTP/SonyExtDeviceInfo`` with every property
+    ///   and the two shutter controls.
+    /// - GetAllDevicePropData (0x9209): every property as ``PTP/SonyDevicePropDesc``, with ObjectInMemory (0xD215)
+    ///   at 0x8000 + the shots waiting.
+    /// - SetControlDeviceA (0x9205, parameter the property; data the value) sets a property, checked as
+    ///   SetDevicePropValue is.
+    /// - SetControlDeviceB (0x9207, parameter 0xD2C1 or 0xD2C2; data UINT16 2 down / 1 up): S2 down releases the
+    ///   shutter; the shot develops into camera memory and joins the buffer.
+    /// - GetObjectInfo and GetObject of 0xFFFFC001 read the oldest waiting shot; GetObject takes it out of the
+    ///   buffer.
+    func answerSonyOperation(_ request: PTPRequest, dataOut: [UInt8]?) -> PTPResponderReply? {
+        let p = request.parameters
+        func parameter(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
+        switch request.code {
+        case OperationCode.Sony.sdioConnect:
+            guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
+            switch parameter(0) {
+            case 1:
+                // A new handshake (a new host) starts over; shots already in the buffer stay.
+                sony = SonyState(phase: 1, pending: sony.pending)
+            case 2 where sony.phase == 1: sony.phase = 2
+            case 3 where sony.phase == 2 && sony.extendedInfoRead: sony.phase = 3
+            default: return PTPResponderReply(.invalidParameter)
+            }
+            return .data([UInt8](repeating: 0, count: 8))
+        case OperationCode.Sony.getSDIOExtDeviceInfo:
+            guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
+            guard sony.phase >= 2 else { return PTPResponderReply(.accessDenied) }
+            sony.extendedInfoRead = true
+            let version: UInt16 = parameter(0) >= SonyProtocolVersion.v300.rawValue ? 300 : 200
+            return .dataset(
+                SonyExtDeviceInfo(
+                    version: version, properties: properties.codes + [SonyControl.pendingObjectsProperty],
+                    controls: [SonyControl.halfPress, SonyControl.fullPress]))
+        case OperationCode.Sony.getAllDevicePropData:
+            guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
+            guard sony.isConnected else { return PTPResponderReply(.accessDenied) }
+            return .dataset(sonyPropertyDescriptions())
+        case OperationCode.Sony.setControlDeviceA:
+            guard let dataOut else { return PTPResponderReply(.invalidDataset) }
+            guard sony.isConnected else { return PTPResponderReply(.accessDenied) }
+            guard let code = UInt16(exactly: parameter(0)).map(DevicePropertyCode.init(rawValue:)) else {
+                return PTPResponderReply(.devicePropNotSupported)
+            }
+            if code == SonyControl.pendingObjectsProperty { return PTPResponderReply(.accessDenied) }
+            let (response, _) = properties.set(code, bytes: dataOut)
+            return PTPResponderReply(response)
+        case OperationCode.Sony.setControlDeviceB:
+            guard let dataOut else { return PTPResponderReply(.invalidDataset) }
+            guard sony.isConnected else { return PTPResponderReply(.accessDenied) }
+            let control = DevicePropertyCode(rawValue: UInt16(truncatingIfNeeded: parameter(0)))
+            guard parameter(0) <= 0xFFFF, control == SonyControl.halfPress || control == SonyControl.fullPress else {
+                return PTPResponderReply(.devicePropNotSupported)
+            }
+            guard let value = try? PTPValue(ptpEncoded: dataOut, type: .uint16).integerValue,
+                value == Int(SonyControl.pressed) || value == Int(SonyControl.released)
+            else { return PTPResponderReply(.invalidDevicePropValue) }
+            let wasDown = sony.buttons[control] == SonyControl.pressed
+            if control == SonyControl.fullPress, value == Int(SonyControl.pressed), !wasDown {
+                // S2 down releases the shutter; in PC Remote the shot goes to the host, kept in camera memory
+                // until it is read at 0xFFFFC001.
+                let reply = initiateCapture(
+                    storage: Self.memoryStorageID.rawValue, format: 0, transactionID: request.transactionID)
+                guard reply.code == .ok else { return reply }
+            }
+            sony.buttons[control] = UInt16(value)
+            return PTPResponderReply()
+        case .getObjectInfo where parameter(0) == SonyControl.capturedObjectHandle.rawValue:
+            guard let handle = sony.pending.first, let object = store.object(handle) else {
+                return PTPResponderReply(.invalidObjectHandle)
+            }
+            return .dataset(object.info)
+        case .getObject where parameter(0) == SonyControl.capturedObjectHandle.rawValue:
+            guard let handle = sony.pending.first, let object = store.object(handle) else {
+                return PTPResponderReply(.invalidObjectHandle)
+            }
+            // Read once: the buffer lets go of the shot, and the next one (the JPEG of RAW+JPEG) moves up.
+            sony.pending.removeFirst()
+            _ = store.delete(handle.rawValue, format: 0)
+            return .data(object.data)
+        default:
+            return nil
+        }
+    }
+
+    /// Sony announces each stored object with its ObjectAdded (0xC201) for 0xFFFFC001 and no CaptureComplete; the
+    /// objects join the buffer.
+    func sonyShotEvents(_ stored: [ObjectHandle]) -> [PTPEvent] {
+        sony.pending += stored
+        return stored.map { _ in
+            PTPEvent(code: EventCode.Sony.objectAdded, parameters: [SonyControl.capturedObjectHandle.rawValue])
+        }
+    }
+
+    /// Every property in Sony's description format, then ObjectInMemory.
+    func sonyPropertyDescriptions() -> SonyAllDevicePropData {
+        var descriptions: [SonyDevicePropDesc] = properties.codes.compactMap { code in
+            guard let description = properties[code] else { return nil }
+            return SonyDevicePropDesc(
+                propertyCode: code, dataType: description.dataType, getSet: description.getSet, isEnabledFlag: 1,
+                factoryDefaultValue: description.factoryDefaultValue, currentValue: description.currentValue,
+                form: description.form)
+        }
+        let waiting = PTPValue.uint16(SonyControl.pendingObjectsFlag + UInt16(clamping: sony.pending.count))
+        descriptions.append(
+            SonyDevicePropDesc(
+                propertyCode: SonyControl.pendingObjectsProperty, dataType: .uint16, getSet: 0, isEnabledFlag: 2,
+                factoryDefaultValue: .uint16(SonyControl.pendingObjectsFlag), currentValue: waiting))
+        return SonyAllDevicePropData(descriptions)
+    }
+}

@@ -1,0 +1,202 @@
+import Logging
+import PTP
+
+/// Fujifilm X and GFX capture in USB tether mode (libgphoto2 `library.c` `camera_prepare_capture` and the Fujifilm
+/// branch of `camera_capture`; `config.c` `_put_Fuji_AFDrive` for the focus handshake).
+///
+/// ``prepare(session:logger:)`` hands control to the host: PC mode (0xD38C) to 1 and PriorityMode (0xD207) to 2
+/// (USB), each only when the body lists it and with a warning, not a failure, when it refuses (libgphoto2 logs and
+/// goes on; bodies without the tether firmware lack PriorityMode altogether).
+///
+/// ``capture(session:expecting:timing:announce:)``:
+/// 1. focus, when the body lists CaptureControl (0xD208) and AFStatus (0xD209): CaptureControl 0x0200, InitiateCapture,
+///    then AFStatus polled until it leaves 1 (2 focused; 3 failed, which is warned about and shot anyway);
+/// 2. CaptureControl 0x0304 and InitiateCapture (DeviceBusy retried); without CaptureControl, InitiateCapture alone;
+/// 3. the objects: ObjectAdded events, and the 0xD212 change list polled meanwhile (a changed object count sends the
+///    driver to the card's object list, which is where the objects appear when no event comes).
+public struct FujifilmCaptureDriver: CaptureDriver {
+    /// What ``prepare(session:logger:)`` learnt about the body.
+    actor Capabilities {
+        var captureControl = true
+        var afStatus = true
+        var changeList = true
+        var logger = Logger(label: "rawcap.capture.fujifilm")
+
+        func update(captureControl: Bool, afStatus: Bool, logger: Logger) {
+            self.captureControl = captureControl
+            self.afStatus = afStatus
+            self.logger = logger
+            changeList = true
+        }
+
+        /// The first time the change list is refused: warn once, and stop asking.
+        func changeListRefused(_ error: PTPError) {
+            guard changeList else { return }
+            changeList = false
+            logger.warning("the camera does not report changes through 0xD212 (\(error)); waiting for events only")
+        }
+    }
+
+    /// `fujifilm`.
+    public var name: String { "fujifilm" }
+    /// Whether to focus before the release.
+    public var autofocus: Bool
+    /// Pause between polls of AFStatus and of the change list.
+    public var pollInterval: Duration
+    private let capabilities = Capabilities()
+
+    /// Creates the driver.
+    public init(autofocus: Bool = true, pollInterval: Duration = .milliseconds(100)) {
+        self.autofocus = autofocus
+        self.pollInterval = pollInterval
+    }
+
+    /// Puts the body under the host's control (see the type's description).
+    public func prepare(session: PTPSession, logger: Logger) async throws {
+        let info = try await session.getDeviceInfo()
+        let properties = Set(info.devicePropertiesSupported)
+        func set(_ code: DevicePropertyCode, _ value: UInt16, _ what: String) async throws {
+            do {
+                try await session.setDevicePropValue(code, .uint16(value))
+            } catch let error as PTPError where error.code == .deviceResponse {
+                logger.warning("the camera refused \(what) (\(error)); going on with its own setting")
+            }
+        }
+        if properties.contains(FujifilmCapture.priorityModeProperty) {
+            if properties.contains(DevicePropertyCode.Fujifilm.pcMode) {
+                try await set(DevicePropertyCode.Fujifilm.pcMode, 1, "PC mode (0xD38C = 1)")
+            }
+            try await set(FujifilmCapture.priorityModeProperty, 2, "USB priority (PriorityMode 0xD207 = 2)")
+        } else {
+            logger.warning("the camera has no PriorityMode (0xD207): the body keeps control of its settings")
+        }
+        let captureControl = properties.contains(FujifilmCapture.captureControlProperty)
+        if !captureControl {
+            logger.warning("the camera has no CaptureControl (0xD208): plain InitiateCapture, without autofocus")
+        }
+        await capabilities.update(
+            captureControl: captureControl, afStatus: properties.contains(DevicePropertyCode.Fujifilm.afStatus),
+            logger: logger)
+    }
+
+    /// Takes one shot (see the type's description).
+    public func capture(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        let clock = ContinuousClock()
+        let before = Set(try await session.getObjectHandles())
+        while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
+            if stale.code == .storeFull { throw CaptureError(.cardFull, "the camera's card is full") }
+        }
+        if await capabilities.changeList { _ = try? await changes(session) }  // start from an empty list
+        let captureControl = await capabilities.captureControl
+        if autofocus, captureControl, await capabilities.afStatus {
+            try await focus(session: session, timing: timing)
+        }
+        if captureControl {
+            try await session.setDevicePropValue(
+                FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.shootControl))
+        }
+        try await initiate(session: session, timing: timing)
+
+        let started = clock.now
+        var lastPoll = started
+        var objects: [AnnouncedObject] = []
+        var completedAt: ContinuousClock.Instant?
+        func have(_ handle: ObjectHandle) -> Bool {
+            objects.contains { $0.handle == handle } || before.contains(handle)
+        }
+        func add(_ handle: ObjectHandle, late: Bool) async throws {
+            guard !have(handle) else { return }
+            let info = try await session.getObjectInfo(handle)
+            guard info.objectFormat != .association else { return }
+            let object = AnnouncedObject(handle: handle, info: info, late: late)
+            objects.append(object)
+            await announce(object)
+        }
+        while clock.now - started < timing.shotTimeout {
+            if let expecting, objects.count >= expecting { break }
+            if expecting == nil, let completedAt, !objects.isEmpty, clock.now - completedAt >= .milliseconds(300) {
+                break
+            }
+            if let event = try await session.nextEvent(timeout: pollInterval) {
+                switch event.code {
+                case .objectAdded:
+                    if let raw = event.parameters.first { try await add(ObjectHandle(rawValue: raw), late: false) }
+                case .captureComplete:
+                    completedAt = completedAt ?? clock.now
+                case .storeFull:
+                    throw CaptureError(.cardFull, "the camera's card filled up during the shot")
+                default:
+                    break
+                }
+            }
+            if clock.now - lastPoll >= pollInterval, await capabilities.changeList {
+                lastPoll = clock.now
+                // Bodies that send no ObjectAdded report the new object as a changed property.
+                if let list = try await changes(session), !list.changes.isEmpty {
+                    for handle in try await session.getObjectHandles() { try await add(handle, late: false) }
+                }
+            }
+        }
+        if let expecting, objects.count < expecting {
+            for handle in try await session.getObjectHandles() { try await add(handle, late: true) }
+        }
+        guard !objects.isEmpty else {
+            throw CaptureError(
+                .captureTimeout, "the camera stored nothing within \(timing.shotTimeout) of InitiateCapture")
+        }
+        return objects
+    }
+
+    /// The 0xD212 change list, or `nil` once the body has refused it (warned about once).
+    private func changes(_ session: PTPSession) async throws -> FujifilmPropertyChangeList? {
+        do {
+            return try await session.fujifilmGetPropertyChanges()
+        } catch let error as PTPError where error.code == .deviceResponse {
+            await capabilities.changeListRefused(error)
+            return nil
+        }
+    }
+
+    /// CaptureControl 0x0200 and InitiateCapture, then AFStatus until it leaves 1 (focusing).
+    private func focus(session: PTPSession, timing: CaptureTiming) async throws {
+        try await session.setDevicePropValue(
+            FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.focusControl))
+        try await initiate(session: session, timing: timing)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var status = 1
+        while status == 1, clock.now - started < timing.shotTimeout {
+            status =
+                try await session.getDevicePropValue(DevicePropertyCode.Fujifilm.afStatus, type: .uint16).integerValue
+                ?? 0
+            if status == 1 { try await Task.sleep(for: pollInterval) }
+        }
+        if status == 3 {
+            await capabilities.logger.warning("the camera could not focus (AFStatus 3); shooting anyway")
+        }
+    }
+
+    private func initiate(session: PTPSession, timing: CaptureTiming) async throws {
+        var delay = timing.busyDelay
+        var attempt = 1
+        while true {
+            do {
+                try await session.initiateCapture()
+                return
+            } catch let error as PTPError where error.response == .deviceBusy {
+                guard attempt < timing.busyAttempts else {
+                    throw CaptureError(
+                        .cameraBusy, "the camera answered DeviceBusy to \(attempt) capture requests in a row")
+                }
+                attempt += 1
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(1))
+            } catch let error as PTPError where error.response == .storeFull {
+                throw CaptureError(.cardFull, "the camera's card is full (StoreFull)")
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Logging
+import PTP
+
+/// Sony's remote capture (Alpha and RX bodies in "PC Remote" USB mode, or over PTP/IP), driven by
+/// ``PTP/SonyCaptureSequence``.
+///
+/// ``prepare(session:logger:)`` runs the SDIO handshake (SDIOConnect phases 1 and 2, GetSDIOExtDeviceInfo,
+/// phase 3; libgphoto2 `library.c` `camera_init`), offering protocol version 300 and falling back to 200 when the
+/// body refuses it. A body whose extended device info lists no S2 (full press, 0xD2C2) control cannot be triggered:
+/// that is ``CaptureError/Code-swift.struct/remoteControlUnavailable``. Without the S1 (half press, 0xD2C1) control
+/// the driver warns once and shoots without autofocus.
+///
+/// ``capture(session:expecting:timing:announce:)`` presses the buttons through SetControlDeviceB (0x9207), polls
+/// GetAllDevicePropData (0x9209) until ObjectInMemory (0xD215) exceeds 0x8000, and reads each waiting object at
+/// 0xFFFFC001 (GetObjectInfo, then GetObject), re-reading the count after each; a RAW+JPEG shot leaves two. The
+/// handle can be read only once, so the driver downloads the objects itself (``AnnouncedObject/data``).
+public struct SonyCaptureDriver: CaptureDriver {
+    /// What the handshake found out, kept for the shots of the run.
+    actor Capabilities {
+        var halfPress = true
+        var logger = Logger(label: "rawcap.capture.sony")
+
+        func update(halfPress: Bool, logger: Logger) {
+            self.halfPress = halfPress
+            self.logger = logger
+        }
+    }
+
+    /// `sony`.
+    public var name: String { "sony" }
+    /// Why the camera cannot be driven, when that is known from DeviceInfo alone (a body outside PC Remote mode).
+    public let unavailableReason: String?
+    /// Pause between polls of ObjectInMemory.
+    public var pollInterval: Duration
+    private let capabilities = Capabilities()
+
+    /// Creates the driver.
+    public init(pollInterval: Duration = .milliseconds(50)) {
+        self.init(unavailableReason: nil, pollInterval: pollInterval)
+    }
+
+    private init(unavailableReason: String?, pollInterval: Duration) {
+        self.unavailableReason = unavailableReason
+        self.pollInterval = pollInterval
+    }
+
+    /// A driver for a Sony camera that cannot be triggered in its current mode: ``prepare(session:logger:)``
+    /// fails with `reason`.
+    public static func unavailable(_ reason: String) -> SonyCaptureDriver {
+        SonyCaptureDriver(unavailableReason: reason, pollInterval: .milliseconds(50))
+    }
+
+    /// The one-line advice for a Sony body that does not take remote commands.
+    public static let pcRemoteAdvice = "set MENU → Setup → USB Connection to \"PC Remote\" and reconnect"
+
+    /// Runs the SDIO handshake and checks the controls (see the type's description).
+    public func prepare(session: PTPSession, logger: Logger) async throws {
+        if let unavailableReason {
+            throw CaptureError(.remoteControlUnavailable, "\(unavailableReason); \(Self.pcRemoteAdvice)")
+        }
+        let info: SonyExtDeviceInfo
+        do {
+            info = try await session.sonyConnect(version: .v300)
+        } catch let error as PTPError where error.code == .deviceResponse {
+            logger.debug("Sony handshake with version 300 refused (\(error)); trying 200")
+            info = try await session.sonyConnect(version: .v200)
+        }
+        let controls = info.controls ?? []
+        guard controls.contains(SonyControl.fullPress) else {
+            throw CaptureError(
+                .remoteControlUnavailable,
+                "the Sony camera lists no shutter control (S2, 0xD2C2) in its extended device info: it is not in PC Remote mode; \(Self.pcRemoteAdvice)"
+            )
+        }
+        let halfPress = controls.contains(SonyControl.halfPress)
+        if !halfPress {
+            logger.warning("the Sony camera has no half-press control (S1, 0xD2C1): shooting without autofocus")
+        }
+        await capabilities.update(halfPress: halfPress, logger: logger)
+    }
+
+    /// Takes one shot (see the type's description).
+    public func capture(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        // Sony's ObjectAdded events only echo what ObjectInMemory says; drop those of earlier shots.
+        while try await session.nextEvent(timeout: .milliseconds(1)) != nil {}
+        let maxPolls = max(1, Int(timing.shotTimeout / pollInterval))
+        var sequence = SonyCaptureSequence(
+            configuration: .init(
+                pollInterval: pollInterval, maxPolls: maxPolls, autofocus: await capabilities.halfPress))
+        var objects: [AnnouncedObject] = []
+        var step = sequence.firstStep
+        while true {
+            switch step {
+            case .press(let control, let value):
+                try await press(control, value, session: session, timing: timing)
+                step = sequence.next(after: .done)
+            case .pollPendingObjects(let delay):
+                if delay > .zero { try await Task.sleep(for: delay) }
+                step = sequence.next(after: .pendingObjects(try await session.sonyPendingObjectCount()))
+            case .download(let handle):
+                let object = try await download(handle, session: session, late: false)
+                objects.append(object)
+                await announce(object)
+                step = sequence.next(after: .done)
+            case .finished:
+                // The JPEG of RAW+JPEG may join the buffer a little after the raw file.
+                let clock = ContinuousClock()
+                let deadline = clock.now + timing.lateGrace
+                while let expecting, objects.count < expecting, clock.now < deadline {
+                    guard try await session.sonyPendingObjectCount() > 0 else {
+                        try await Task.sleep(for: pollInterval)
+                        continue
+                    }
+                    let object = try await download(SonyControl.capturedObjectHandle, session: session, late: true)
+                    objects.append(object)
+                    await announce(object)
+                }
+                return objects
+            case .failed(let reason):
+                throw CaptureError(.captureTimeout, "the Sony camera stored nothing: \(reason)")
+            }
+        }
+    }
+
+    /// One SetControlDeviceB, repeated while the camera answers DeviceBusy (the previous shot still develops).
+    private func press(
+        _ control: DevicePropertyCode, _ value: UInt16, session: PTPSession, timing: CaptureTiming
+    ) async throws {
+        var delay = timing.busyDelay
+        var attempt = 1
+        while true {
+            do {
+                try await session.sonyPress(SonyControl.Press(control: control, value: value))
+                return
+            } catch let error as PTPError where error.response == .deviceBusy {
+                guard attempt < timing.busyAttempts else {
+                    throw CaptureError(
+                        .cameraBusy, "the camera answered DeviceBusy to \(attempt) shutter presses in a row")
+                }
+                attempt += 1
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(1))
+            } catch let error as PTPError where error.response == .storeFull {
+                throw CaptureError(.cardFull, "the camera's buffer is full (StoreFull)")
+            }
+        }
+    }
+
+    /// GetObjectInfo and GetObject of the oldest waiting object; the camera then lets go of it.
+    private func download(_ handle: ObjectHandle, session: PTPSession, late: Bool) async throws -> AnnouncedObject {
+        let info = try await session.getObjectInfo(handle)
+        let announced = AnnouncedObject(handle: handle, info: info, late: late)
+        // GetPartialObject is not offered at 0xFFFFC001: one GetObject, bounded by the announced size.
+        let bytes = try await ObjectDownloader(operations: []).download(announced, session: session) { _ in }
+        return AnnouncedObject(handle: handle, info: info, late: late, data: bytes)
+    }
+}
