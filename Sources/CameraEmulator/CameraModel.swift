@@ -55,6 +55,10 @@ public struct CameraModel: Hashable, Sendable {
     public var rawBitDepthProperty: DevicePropertyCode
     /// The raw bit depths offered (each 8…16).
     public var rawBitDepths: [Int]
+    /// The value of ``rawBitDepthProperty`` that selects each of ``rawBitDepths``, in the same order, when the
+    /// property holds a code rather than the bit count (Nikon RawBitMode: 0 is 12 bits, 1 is 14); `nil` when the
+    /// value is the count itself.
+    public var rawBitDepthValues: [PTPValue]? = nil
     /// The depth a new camera starts with.
     public var defaultRawBitDepth: Int
     /// The vendor-range property that selects where captures go: 0 the card, 1 camera memory.
@@ -77,11 +81,23 @@ public struct CameraModel: Hashable, Sendable {
     public var personality: Personality = .standard
     /// The idVendor the camera shows on a (fake) USB bus; `nil` uses the test vendor ID (pid.codes 0x1209).
     public var usbVendorID: UInt16?
+    /// DeviceInfo CaptureFormats: what the camera can shoot (Nikon lists NEF as Undefined, 0x3000).
+    public var captureFormats: [ObjectFormatCode] = [.tiffEP, .exifJPEG]
+    /// DeviceInfo ImageFormats: what objects it stores.
+    public var imageFormats: [ObjectFormatCode] = [.association, .exifJPEG, .tiffEP]
+    /// DeviceInfo EventsSupported.
+    public var eventsSupported: [EventCode] = [.objectAdded, .storeFull, .captureComplete]
 
     /// The protocol variants the emulator speaks.
     public enum Personality: String, Hashable, Sendable {
         /// ISO 15740 only: InitiateCapture, ObjectAdded/CaptureComplete on the interrupt endpoint or event channel.
         case standard
+        /// Nikon: InitiateCaptureRecInSdram/InitiateCaptureRecInMedia, DeviceReady, events polled with Nikon
+        /// GetEvent, NEF objects in SDRAM at handles 0xFFFF0001… (`EmulatedCamera+Nikon.swift`).
+        case nikon
+        /// Canon EOS: SetRemoteMode, SetEventMode, RemoteReleaseOn/Off, EOS GetEvent records, CR2 objects on the
+        /// card or held for the host until TransferComplete (`EmulatedCamera+Canon.swift`).
+        case canonEOS
     }
 
     /// One value of the image-quality property.
@@ -157,7 +173,7 @@ public struct CameraModel: Hashable, Sendable {
     }()
 
     /// Every personality rawcap ships, by ``identifier``.
-    public static let all: [CameraModel] = [.generic, .genericWithoutExposureBias]
+    public static let all: [CameraModel] = [.generic, .genericWithoutExposureBias, .nikon, .canon]
 
     /// The personality named `identifier` (case-insensitive).
     ///

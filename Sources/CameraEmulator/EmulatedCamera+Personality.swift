@@ -11,6 +11,10 @@ extension EmulatedCamera {
         switch model.personality {
         case .standard:
             return nil
+        case .nikon:
+            return answerNikon(request, dataOut: dataOut)
+        case .canonEOS:
+            return answerCanon(request, dataOut: dataOut)
         }
     }
 }

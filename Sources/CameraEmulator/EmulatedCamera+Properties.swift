@@ -44,7 +44,14 @@ extension EmulatedCamera {
     }
 
     /// The raw bit depth.
-    var currentRawBitDepth: Int { properties.integer(model.rawBitDepthProperty) ?? model.defaultRawBitDepth }
+    var currentRawBitDepth: Int {
+        if let values = model.rawBitDepthValues, let current = properties.value(model.rawBitDepthProperty),
+            let index = values.firstIndex(of: current), index < model.rawBitDepths.count
+        {
+            return model.rawBitDepths[index]
+        }
+        return properties.integer(model.rawBitDepthProperty) ?? model.defaultRawBitDepth
+    }
 
     /// The store captures go to when InitiateCapture leaves the choice to the camera.
     var captureTargetStorage: StorageID {
@@ -116,9 +123,15 @@ extension EmulatedCamera {
             DevicePropDesc(
                 propertyCode: .dateTime, dataType: .string, getSet: 1, factoryDefaultValue: .string(""),
                 currentValue: .string("")))
-        enumeration(
-            model.rawBitDepthProperty, .uint8, model.rawBitDepths.map { .uint8(UInt8($0)) },
-            current: .uint8(UInt8(model.defaultRawBitDepth)))
+        if let values = model.rawBitDepthValues, let index = model.rawBitDepths.firstIndex(of: model.defaultRawBitDepth),
+            index < values.count
+        {
+            enumeration(model.rawBitDepthProperty, values[index].dataType, values, current: values[index])
+        } else {
+            enumeration(
+                model.rawBitDepthProperty, .uint8, model.rawBitDepths.map { .uint8(UInt8($0)) },
+                current: .uint8(UInt8(model.defaultRawBitDepth)))
+        }
         enumeration(model.captureTargetProperty, .uint8, [.uint8(0), .uint8(1)], current: .uint8(0))
         return table
     }

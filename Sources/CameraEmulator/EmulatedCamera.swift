@@ -113,6 +113,10 @@ public actor EmulatedCamera: PTPResponder {
     var shotCount: UInt64 = 0
     var folderNumber = 100
     var fileNumber = 0
+    /// The Nikon personality's SDRAM and polled events.
+    var nikon = NikonEmulatorState()
+    /// The Canon EOS personality's modes, settings, event records and objects held for the host.
+    var canon = CanonEmulatorState()
 
     /// Creates a camera of `model`.
     ///
@@ -209,9 +213,9 @@ public actor EmulatedCamera: PTPResponder {
             standardVersion: model.standardVersion, vendorExtensionID: model.vendorExtensionID,
             vendorExtensionVersion: model.vendorExtensionVersion, vendorExtensionDesc: model.vendorExtensionDesc,
             functionalMode: 0, operationsSupported: model.operationsSupported,
-            eventsSupported: [.objectAdded, .storeFull, .captureComplete],
-            devicePropertiesSupported: properties.codes, captureFormats: [.tiffEP, .exifJPEG],
-            imageFormats: [.association, .exifJPEG, .tiffEP], manufacturer: model.manufacturer, model: model.model,
+            eventsSupported: model.eventsSupported,
+            devicePropertiesSupported: properties.codes, captureFormats: model.captureFormats,
+            imageFormats: model.imageFormats, manufacturer: model.manufacturer, model: model.model,
             deviceVersion: model.deviceVersion, serialNumber: model.serialNumber)
     }
 

@@ -19,6 +19,24 @@ public protocol CaptureDriver: Sendable {
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject]
+
+    /// Called once the run has downloaded what it needs of a shot's objects, so a driver can release them on the
+    /// camera (Canon EOS TransferComplete frees a shot held for the host).
+    func downloaded(_ objects: [AnnouncedObject], session: PTPSession) async throws
+}
+
+extension CaptureDriver {
+    /// Nothing to release: the objects stay where the camera stored them.
+    public func downloaded(_ objects: [AnnouncedObject], session: PTPSession) async throws {}
+}
+
+/// Reads and sets a camera's image quality (RAW, RAW+JPEG, JPEG) where standard property descriptors cannot: Canon
+/// EOS reports its settings in GetEvent records and sets them with SetDevicePropValueEx.
+public protocol QualityControl: Sendable {
+    /// What the camera offers and is set to.
+    func read(session: PTPSession) async throws -> FormatCatalog
+    /// Sets `quality`.
+    func set(_ quality: ShotQuality, session: PTPSession) async throws
 }
 
 /// An object a shot stored on the camera.

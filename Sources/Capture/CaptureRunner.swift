@@ -80,18 +80,25 @@ public struct CaptureRunner: Sendable {
         let serial = deviceInfo.serialNumber
         journal.camera = camera
         journal.serial = serial
-        let profile = CameraProfile.select(for: deviceInfo, usbVendorID: usbVendorID)
+        let profile = CameraProfile.select(for: deviceInfo, usbVendorID: usbVendorID, logger: logger)
         let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
         var summary = Summary(
             files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],
             overruns: [], interrupted: false)
         var restoreFailure: String?
         do {
-            let rawCatalog = try await RawFormatCatalog.load(control)
+            let rawCatalog = try await profile.rawFormatCatalog(control)
             let format = try ResolvedFormat.choose(plan.format, from: rawCatalog)
             summary.format = format
-            let qualities = try await FormatCatalog.read(profile: profile, control: control)
+            let qualities: FormatCatalog
+            if let qualityControl = profile.qualityControl {
+                qualities = try await qualityControl.read(session: session)
+            } else {
+                qualities = try await FormatCatalog.read(profile: profile, control: control)
+            }
             let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
+            // A vendor quality setting is not in the snapshot: it is put back by hand, however the run ends.
+            let restoreQuality: ShotQuality? = profile.qualityControl == nil || quality == nil ? nil : qualities.currentQuality
             let brackets = try await BracketSetting.plan(plan.bracket, control: control)
             // Everything the run may change is saved first, and put back however the run ends.
             var touched: [DevicePropertyCode] = brackets.map(\.property)
@@ -107,6 +114,7 @@ public struct CaptureRunner: Sendable {
             } catch {
                 do {
                     try await control.restore(snapshot)
+                    if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
                 } catch let restoreError {
                     logger.warning("after \(error): \(restoreError)")
                     restoreFailure = "\(restoreError)"
@@ -114,6 +122,7 @@ public struct CaptureRunner: Sendable {
                 throw error
             }
             try await control.restore(snapshot)
+            if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
         } catch {
             var entry = JournalEntry(JournalEntry.Event.runFailed)
             entry.code =
@@ -160,7 +169,9 @@ public struct CaptureRunner: Sendable {
         observer(.started(frames: plan.frameCount, format: format.description, camera: camera))
 
         // Settings first: a refusal here stops the run before anything is shot.
-        if let quality, let code = profile.qualityProperty,
+        if let quality, let qualityControl = profile.qualityControl {
+            try await qualityControl.set(quality, session: session)
+        } else if let quality, let code = profile.qualityProperty,
             let value = profile.qualityValues.first(where: { $0.quality == quality })?.value
         {
             try await control.set(control.definition(for: code), to: value)
@@ -168,7 +179,7 @@ public struct CaptureRunner: Sendable {
         if let depth = format.rawBitDepth, let code = profile.rawBitDepthProperty {
             let definition = control.definition(for: code)
             let description = try await control.descriptor(definition)
-            try await control.set(definition, to: try PTPValue(depth, as: description.dataType))
+            try await control.set(definition, to: try profile.rawBitDepthValue(for: depth, type: description.dataType))
         }
         let expecting = quality?.objectCount
         let downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
@@ -251,6 +262,7 @@ public struct CaptureRunner: Sendable {
                         try journal.record(entry)
                         if object.isJPEG { jpegBytes = bytes } else { rawBytes = bytes }
                     }
+                    try await profile.driver.downloaded(objects, session: session)
                     let downloaded = clock.now
                     let shot = ShotProcessor.Shot(
                         frame: index + 1, index: index, bracket: step?.ev, date: date, sequence: firstSequence + index,

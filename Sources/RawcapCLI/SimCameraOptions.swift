@@ -4,7 +4,11 @@ import CameraEmulator
 /// The emulated camera's options on camera commands, for `--camera sim`.
 public struct SimCameraOptions: ParsableArguments {
     /// The personality.
-    @Option(help: ArgumentHelp("With --camera sim: the camera personality (generic).", valueName: "name"))
+    @Option(
+        name: [.customLong("sim-model"), .customLong("model")],
+        help: ArgumentHelp(
+            "With --camera sim: the camera personality (generic, nikon, canon, …; --model is the same).",
+            valueName: "name"))
     public var simModel = "generic"
 
     /// The sensor size.

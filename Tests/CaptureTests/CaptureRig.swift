@@ -3,6 +3,7 @@ import Capture
 import Foundation
 import Logging
 import PTP
+import RawImage
 import TestSupport
 
 /// An emulated camera on the in-memory USB link, an open session, and a captures folder with its journal.
@@ -16,14 +17,15 @@ final class CaptureRig: @unchecked Sendable {
 
     init(
         width: Int = 128, height: Int = 96, faults: [EmulatorFault] = [], cardCapacity: UInt64 = 256 << 20,
-        eventOrder: CaptureEventOrder = .standard, model: CameraModel = .generic
+        eventOrder: CaptureEventOrder = .standard, model: CameraModel = .generic, overPTPIP: Bool = false,
+        renderedFrameHandler: (@Sendable (RawFrame) -> Void)? = nil
     ) async throws {
         camera = try EmulatedCamera(
             model: model,
             configuration: .init(
                 sensorWidth: width, sensorHeight: height, cardCapacity: cardCapacity, faults: faults,
-                eventOrder: eventOrder))
-        link = EmulatorLink.usb(camera)
+                renderedFrameHandler: renderedFrameHandler, eventOrder: eventOrder))
+        link = overPTPIP ? try await EmulatorLink.ptpip(camera) : EmulatorLink.usb(camera)
         session = PTPSession(transport: link.transport, configuration: .init(timeout: .seconds(10)))
         try await session.openSession()
         folder = try TemporaryDirectory("capture")
