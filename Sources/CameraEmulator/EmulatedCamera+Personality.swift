@@ -18,3 +18,19 @@ extension EmulatedCamera {
         }
     }
 }
+
+extension EmulatedCamera {
+    /// Whether `request` is followed by a host data phase: the standard data-out operations, and the personality's
+    /// own (USB gives the device no other way to know; PTP/IP's DataPhaseInfo does).
+    public func expectsDataOut(_ request: PTPRequest) async -> Bool {
+        if [.sendObjectInfo, .sendObject, .setDevicePropValue].contains(request.code) { return true }
+        switch model.personality {
+        case .standard, .nikon:
+            return false
+        case .canonEOS:
+            // SetDevicePropValueEx carries the property and its value (libgphoto2 `ptp.c`
+            // `ptp_canon_eos_setdevicepropvalueex`).
+            return request.code == OperationCode.Canon.setDevicePropValueEx
+        }
+    }
+}

@@ -32,7 +32,6 @@ import Testing
             #expect(frame.metadata.make == "Canon")
             #expect(frame.metadata.model == "EOS 5D Mark IV")
             #expect(frame.samples == rendered.samples, "the DNG holds exactly the CR2's readout")
-            #expect(frame.activeArea == rendered.activeArea)
         }
         let transcript = await rig.camera.transcript
         let codes = transcript.map(\.code)

@@ -20,8 +20,9 @@ import Testing
             ["shoot", "--camera", "sim", "--model", model, "--sim-sensor", "320x240", "--count", "2", "-o", folder.url.path]
                 + extra)
         #expect(result.status == 0, "\(result.errorOutput)")
-        let dngs = try folder.contents().filter { $0.hasSuffix(".dng") }.sorted()
-        #expect(dngs.count == 2, "\(try folder.contents())")
+        let contents = try folder.contents()
+        let dngs = contents.filter { $0.hasSuffix(".dng") }.sorted()
+        #expect(dngs.count == 2, "\(contents)")
         for dng in dngs {
             let frame = try #require(try RawDecoder.decode(contentsOf: folder.file(dng).path).frame)
             #expect(frame.metadata.make == make)
