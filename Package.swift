@@ -166,7 +166,7 @@ let package = Package(
             name: "CaptureTests",
             dependencies: [
                 "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "PTPIP", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

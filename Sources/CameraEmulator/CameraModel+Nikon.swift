@@ -14,8 +14,8 @@ extension CameraModel {
     /// `camera_nikon_capture`, codes from `ptp.h`): InitiateCaptureRecInSdram 0x90C0, GetEvent 0x90C7, DeviceReady
     /// 0x90C8, InitiateCaptureRecInMedia 0x9207.
     ///
-    /// Image quality is CompressionSetting 0x5004 with Nikon's values (libgphoto2 `config.c` `compression[]`: 0–2
-    /// JPEG Basic/Normal/Fine, 3 NEF, 4–6 NEF + JPEG); the NEF depth is RawBitMode 0xD149 (0 12-bit, 1 14-bit);
+    /// Image quality is CompressionSetting 0x5004 with Nikon's values (``PTP/NikonImageQuality``: 0–2 JPEG
+    /// Basic/Normal/Fine, 4 NEF, 5–7 NEF + JPEG; the D850's TIFF, 3, is not offered); the NEF depth is RawBitMode 0xD149 (0 12-bit, 1 14-bit);
     /// the capture target is RecordingMedia 0xD10B (0 card, 1 SDRAM). Shots are NEF files `DSC_0001.NEF` (format
     /// 0x3000) and `DSC_0001.JPG` in SDRAM, announced by ObjectAddedInSdram in GetEvent.
     ///
@@ -49,9 +49,9 @@ extension CameraModel {
         model.qualityProperty = .compressionSetting
         model.qualityValues = [
             QualityValue(value: .uint8(0), quality: .jpeg), QualityValue(value: .uint8(1), quality: .jpeg),
-            QualityValue(value: .uint8(2), quality: .jpeg), QualityValue(value: .uint8(3), quality: .raw),
-            QualityValue(value: .uint8(4), quality: .rawPlusJPEG), QualityValue(value: .uint8(5), quality: .rawPlusJPEG),
-            QualityValue(value: .uint8(6), quality: .rawPlusJPEG),
+            QualityValue(value: .uint8(2), quality: .jpeg), QualityValue(value: .uint8(4), quality: .raw),
+            QualityValue(value: .uint8(5), quality: .rawPlusJPEG), QualityValue(value: .uint8(6), quality: .rawPlusJPEG),
+            QualityValue(value: .uint8(7), quality: .rawPlusJPEG),
         ]
         model.defaultQuality = .raw
         model.rawBitDepthProperty = DevicePropertyCode.Nikon.rawBitMode

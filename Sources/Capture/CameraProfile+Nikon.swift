@@ -2,9 +2,9 @@ import Logging
 import PTP
 
 extension CameraProfile {
-    /// Nikon CompressionSetting (0x5004) values rawcap sets, from libgphoto2 `config.c` `compression[]`: 2 "JPEG
-    /// Fine", 3 "NEF (Raw)", 6 "NEF+Fine" first (what rawcap chooses), then the other values a body may be set to,
-    /// so the current setting reads as what it is (0/1 JPEG Basic/Normal, 4/5 NEF+Basic/Normal).
+    /// Nikon CompressionSetting (0x5004) values (``PTP/NikonImageQuality``): 2 JPEG Fine, 4 NEF, 7 NEF + Fine JPEG
+    /// first (what rawcap chooses), then the other values a body may be set to, so the current setting reads as
+    /// what it is (0/1 JPEG Basic/Normal, 5/6 NEF + Basic/Normal JPEG).
     public static let nikonQualityValues: [QualityValue] = [
         QualityValue(.uint8(NikonImageQuality.jpegFine.rawValue), .jpeg),
         QualityValue(.uint8(NikonImageQuality.nef.rawValue), .raw),

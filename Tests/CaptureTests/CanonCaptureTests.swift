@@ -18,11 +18,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [false, true])
-    func aRawShotIsHeldForTheHostAndEndsInA5DMarkIVDNG(overPTPIP: Bool) async throws {
+    @Test(arguments: [CaptureRig.Reach.usb, .ptpipInMemory, .ptpipLoopback])
+    func aRawShotIsHeldForTheHostAndEndsInA5DMarkIVDNG(reach: CaptureRig.Reach) async throws {
         let frames = RenderedFrames()
         let rig = try await CaptureRig(
-            width: 160, height: 120, model: .canon, overPTPIP: overPTPIP, renderedFrameHandler: frames.append)
+            width: 160, height: 120, model: .canon, reach: reach, renderedFrameHandler: frames.append)
         defer { Task { await rig.close() } }
         let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2))
         #expect(summary.format.description == "bayer", "a 5D Mark IV has no bit depth to choose")

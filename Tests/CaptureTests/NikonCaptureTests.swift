@@ -57,11 +57,11 @@ final class RenderedFrames: @unchecked Sendable {
             logger: logger, observer: rig.events.append)
     }
 
-    @Test(arguments: [false, true])
-    func aRawShotIsANEFInSDRAMAndEndsInAD850DNG(overPTPIP: Bool) async throws {
+    @Test(arguments: [CaptureRig.Reach.usb, .ptpipInMemory, .ptpipLoopback])
+    func aRawShotIsANEFInSDRAMAndEndsInAD850DNG(reach: CaptureRig.Reach) async throws {
         let frames = RenderedFrames()
         let rig = try await CaptureRig(
-            width: 160, height: 120, model: .nikon, overPTPIP: overPTPIP, renderedFrameHandler: frames.append)
+            width: 160, height: 120, model: .nikon, reach: reach, renderedFrameHandler: frames.append)
         defer { Task { await rig.close() } }
         let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2))
         #expect(summary.format.description == "bayer14")
@@ -92,7 +92,7 @@ final class RenderedFrames: @unchecked Sendable {
     @Test func rawPlusJPEGPairsTheNEFWithItsJPEGAndRestoresTheQuality() async throws {
         let rig = try await CaptureRig(width: 160, height: 120, model: .nikon)
         defer { Task { await rig.close() } }
-        #expect(try await rig.value(.compressionSetting) == .uint8(3))
+        #expect(try await rig.value(.compressionSetting) == .uint8(4))
         let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2, keepJPEG: true))
         #expect(summary.files.count == 4)
         let files = try rig.files()
@@ -103,10 +103,10 @@ final class RenderedFrames: @unchecked Sendable {
         }
         let announced = rig.journal.filter { $0.event == "object-announced" }
         #expect(announced.map(\.handle) == [0xFFFF_0001, 0xFFFF_0002, 0xFFFF_0001, 0xFFFF_0002])
-        // NEF+Fine (6) during the run; NEF (3) again afterwards.
+        // NEF+Fine (7) during the run; NEF (4) again afterwards.
         let sets = await rig.camera.transcript.filter { $0.code == .setDevicePropValue }.map(\.parameters)
         #expect(sets.contains([UInt32(DevicePropertyCode.compressionSetting.rawValue)]))
-        #expect(try await rig.value(.compressionSetting) == .uint8(3))
+        #expect(try await rig.value(.compressionSetting) == .uint8(4))
     }
 
     @Test(arguments: [(OutputFormat.bayer12, 12), (.bayer14, 14)])
