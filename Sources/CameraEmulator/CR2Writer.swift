@@ -14,7 +14,7 @@ import WireFormat
 /// | header | `II`, 42, IFD 0 at 16, then `CR`, version 2.0 and the raw IFD's offset (bytes 8–15) |
 /// | IFD 0 | a small baseline JPEG of the shot (8-bit, 3 samples, so no reader takes it for the raw image), Make `Canon`, Model, DateTime, ExifIFD; its next IFD is the raw one |
 /// | EXIF | ExposureTime, FNumber, ISO, DateTimeOriginal, FocalLength, MakerNote |
-/// | MakerNote | a plain IFD: SensorInfo 0x00E0 (the sensor size and the active area's borders, which give LibRaw the masked margins it measures the black level from) |
+/// | MakerNote | a plain IFD: SensorInfo 0x00E0 (the sensor size and the active area's borders) and ColorData 0x4001 (the as-shot white balance, the black level per channel and the white level) |
 /// | raw IFD | Compression 6, one strip: the whole readout as one lossless JPEG slice |
 ///
 /// The slice has two components of half the readout's width (each JPEG sample is a pair of horizontal sensor
@@ -22,6 +22,43 @@ import WireFormat
 /// frame would not do: dcraw skips a byte after a 9-byte SOF3 body outside DNGs (a quirk of early Canon files). The
 /// whole readout is stored, masked margins included, as Canon does.
 public enum CR2Writer {
+    /// SHORTs in ColorData (0x4001) of the 5D Mark IV's version: LibRaw `parse_makernote` reads version 8 from a
+    /// block of 1560 (also 1592, 1353, 1602).
+    static let colorDataCount = 1560
+
+    /// ColorData version 8 (LibRaw `canon.cpp` `parse_makernote`, tag 0x4001, the 5DS/80D/5D Mark IV layout):
+    /// index 0 the sub-version (not 14, which moves the levels), 0x3F–0x42 the as-shot white balance multipliers
+    /// (R, G, G, B), 0x30A–0x30D the black level per channel (R, G, G, B), 0x30E–0x30F the normal and specular white
+    /// levels. The rest is zero.
+    static func colorData(_ frame: RawFrame) -> [UInt16] {
+        var data = [UInt16](repeating: 0, count: colorDataCount)
+        data[0] = 15
+        let neutral = frame.color.asShotNeutral
+        if neutral.count == 3, neutral[0] > 0, neutral[2] > 0 {
+            data[0x3F] = UInt16(clamping: Int((1024 * neutral[1] / neutral[0]).rounded()))
+            data[0x40] = 1024
+            data[0x41] = 1024
+            data[0x42] = UInt16(clamping: Int((1024 * neutral[1] / neutral[2]).rounded()))
+        }
+        func black(_ color: CFAColor, _ nth: Int) -> UInt16 {
+            var levels: [Double] = []
+            for row in 0..<frame.cfa.height {
+                for column in 0..<frame.cfa.width where frame.cfa.color(row: row, column: column) == color {
+                    levels.append(frame.blackLevels[row * frame.cfa.width + column])
+                }
+            }
+            let level = levels.isEmpty ? 0 : levels[min(nth, levels.count - 1)]
+            return UInt16(clamping: Int(level.rounded()))
+        }
+        data[0x30A] = black(.red, 0)
+        data[0x30B] = black(.green, 0)
+        data[0x30C] = black(.green, 1)
+        data[0x30D] = black(.blue, 0)
+        data[0x30E] = UInt16(clamping: frame.whiteLevel)
+        data[0x30F] = UInt16(clamping: frame.whiteLevel)
+        return data
+    }
+
     /// The TIFF Make every Canon CR2 carries.
     public static let make = "Canon"
 
@@ -88,16 +125,18 @@ public enum CR2Writer {
         if let lens = metadata.lensModel { exifEntries.append(.init(42036, .ascii(lens))) }
         layout.replace(exif, with: exifEntries)
         // SensorInfo (exiftool Canon SensorInfo table): index 1 width, 2 height, 5–8 the active area's left, top,
-        // right and bottom (inclusive).
+        // right and bottom. With ColorData's black levels LibRaw takes the area from these, as width = right − left
+        // (`identify`, "DefaultCropAbsolute"), so right and bottom are written one past the last pixel.
         let active = frame.activeArea
         layout.replace(
             note,
             with: [
+                .init(0x4001, .short(colorData(frame))),
                 .init(
                     0x00E0,
                     .short([
                         34, UInt16(frame.width), UInt16(frame.height), 0, 0, UInt16(active.x), UInt16(active.y),
-                        UInt16(active.x + active.width - 1), UInt16(active.y + active.height - 1), 0, 0, 0, 0, 0, 0, 0,
+                        UInt16(active.x + active.width), UInt16(active.y + active.height), 0, 0, 0, 0, 0, 0, 0,
                         0,
                     ]))
             ])

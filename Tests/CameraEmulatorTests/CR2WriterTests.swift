@@ -26,9 +26,8 @@ import Testing
         #expect(decoded.samples == frame.samples, "the lossless JPEG slice holds exactly the readout")
         #expect(decoded.metadata.make == "Canon")
         #expect(decoded.metadata.model == "EOS 5D Mark IV")
-        // LibRaw takes a Canon's margins and black level from its table of real sensor sizes or from ColorData
-        // (0x4001), which this CR2 does not carry: the whole readout is the visible area.
-        #expect(decoded.activeArea == PixelRect(x: 0, y: 0, width: frame.width, height: frame.height))
+        // With ColorData's black levels, LibRaw takes the visible area from SensorInfo.
+        #expect(decoded.activeArea == frame.activeArea)
     }
 
     @Test func rawpyReadsTheSameSamplesAndThe5DMarkIVMatrix() throws {
@@ -47,5 +46,18 @@ import Testing
         #expect(json["size"] as? [Int] == [frame.width, frame.height])
         let matrix = try #require(json["matrix"] as? [Double])
         #expect(matrix[0] > 0.3 && matrix[0] != 1, "a 5D Mark IV matrix, not identity: \(matrix)")
+        let black = Int(frame.blackLevels[0])
+        #expect(json["black"] as? [Int] == [black, black, black, black], "ColorData's levels: \(json)")
+    }
+}
+
+extension CR2WriterTests {
+    @Test func colorDataCarriesTheLevelsLibRawReads() throws {
+        let frame = try Self.frame()
+        let decoded = try #require(try RawDecoder.decode(try CR2Writer.encode(frame, model: CameraModel.canonTIFFModel)[...]).frame)
+        #expect(decoded.blackLevels.allSatisfy { $0 == frame.blackLevels[0] }, "\(decoded.blackLevels)")
+        #expect(decoded.whiteLevel == frame.whiteLevel)
+        let neutral = frame.color.asShotNeutral
+        #expect(abs(decoded.color.asShotNeutral[0] / decoded.color.asShotNeutral[1] - neutral[0] / neutral[1]) < 0.01)
     }
 }

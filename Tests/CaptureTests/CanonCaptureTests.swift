@@ -32,6 +32,8 @@ import Testing
             #expect(frame.metadata.make == "Canon")
             #expect(frame.metadata.model == "EOS 5D Mark IV")
             #expect(frame.samples == rendered.samples, "the DNG holds exactly the CR2's readout")
+            #expect(frame.activeArea == rendered.activeArea)
+            #expect(frame.blackLevels.allSatisfy { $0 == rendered.blackLevels[0] })
         }
         let transcript = await rig.camera.transcript
         let codes = transcript.map(\.code)
