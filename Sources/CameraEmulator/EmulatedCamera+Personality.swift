@@ -34,3 +34,17 @@ extension EmulatedCamera {
         }
     }
 }
+
+extension EmulatedCamera {
+    /// Whether the personality keeps `code` out of the standard property operations (and so out of DeviceInfo's
+    /// DevicePropertiesSupported): Canon EOS reports ImageFormat and CaptureDestination only in GetEvent records and
+    /// sets them only with SetDevicePropValueEx.
+    nonisolated func personalityAnswersOnlyItsOwnWay(_ code: DevicePropertyCode) -> Bool {
+        switch model.personality {
+        case .standard, .nikon:
+            return false
+        case .canonEOS:
+            return code == CanonEOSImageFormat.property || code == CanonEOSCapture.captureDestinationProperty
+        }
+    }
+}

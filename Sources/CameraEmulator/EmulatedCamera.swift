@@ -214,7 +214,8 @@ public actor EmulatedCamera: PTPResponder {
             vendorExtensionVersion: model.vendorExtensionVersion, vendorExtensionDesc: model.vendorExtensionDesc,
             functionalMode: 0, operationsSupported: model.operationsSupported,
             eventsSupported: model.eventsSupported,
-            devicePropertiesSupported: properties.codes, captureFormats: model.captureFormats,
+            devicePropertiesSupported: properties.codes.filter { !personalityAnswersOnlyItsOwnWay($0) },
+            captureFormats: model.captureFormats,
             imageFormats: model.imageFormats, manufacturer: model.manufacturer, model: model.model,
             deviceVersion: model.deviceVersion, serialNumber: model.serialNumber)
     }
