@@ -43,7 +43,7 @@ extension CameraModel {
             OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode, OperationCode.Canon.getEvent,
             OperationCode.Canon.transferComplete, OperationCode.Canon.pcHDDCapacity,
             OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
-            OperationCode.Canon.remoteReleaseOff,
+            OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock,
         ]
         // EOS settings live in GetEvent records, not in standard descriptors: these codes are listed (as EOS
         // bodies list them) but answered only through the EOS operations.

@@ -45,6 +45,10 @@ struct CanonEmulatorState: Sendable {
         var value = WireWriter(byteOrder: .little)
         value.write(destination)
         queue(.propertyChanged(CanonEOSPropertyChange(property: CanonEOSCapture.captureDestinationProperty, value: value.bytes)))
+        // AvailableShots (0xD11B): libgphoto2 checks it before each release (`camera_trigger_canon_eos_capture`).
+        var shots = WireWriter(byteOrder: .little)
+        shots.write(UInt32(999))
+        queue(.propertyChanged(CanonEOSPropertyChange(property: DevicePropertyCode.Canon.eosAvailableShots, value: shots.bytes)))
     }
 }
 
@@ -55,9 +59,9 @@ extension EmulatedCamera {
     /// - GetEvent (0x9116): the queued records (``CanonEOSEventList``) and the terminator.
     /// - SetDevicePropValueEx (0x9110): ImageFormat (one of the offered structures) or CaptureDestination (2 or 4);
     ///   the change comes back as a PropValueChanged record.
-    /// - PCHDDCapacity (0x911A), KeepDeviceOn (0x911D): OK.
-    /// - RemoteReleaseOn (0x9128) with 3 (full press), RemoteRelease (0x910F): a shot, DeviceBusy while one develops
-    ///   or before SetRemoteMode; RemoteReleaseOn with 1 (half press) and RemoteReleaseOff (0x9129): OK.
+    /// - PCHDDCapacity (0x911A), KeepDeviceOn (0x911D), SetUILock/ResetUILock (0x911B/0x911C): OK.
+    /// - RemoteReleaseOn (0x9128) with 2 or 3 (a full press), RemoteRelease (0x910F): a shot, DeviceBusy while one
+    ///   develops or before SetRemoteMode; RemoteReleaseOn with 1 (half press) and RemoteReleaseOff (0x9129): OK.
     /// - TransferComplete (0x9117): frees a held object.
     /// - GetDevicePropDesc/Value and SetDevicePropValue of the EOS properties: DevicePropNotSupported (EOS bodies
     ///   answer them only through GetEvent and SetDevicePropValueEx).
@@ -83,10 +87,13 @@ extension EmulatedCamera {
         case OperationCode.Canon.setDevicePropValueEx:
             guard let bytes = dataOut else { return PTPResponderReply(.invalidDataset) }
             return setCanonProperty(bytes)
-        case OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOff:
+        case OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOff,
+            OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock:
             return PTPResponderReply()
         case OperationCode.Canon.remoteReleaseOn:
-            guard parameter(0) == CanonEOSCapture.fullPress else { return PTPResponderReply() }
+            // 1 half press, 2 full press (after a half press), 3 both at once (libgphoto2 `config.c` "eosremoterelease":
+            // "Press Full" sends 2 after 1, "Press Full MF" sends 3): the shutter fires on 2 and 3.
+            guard parameter(0) & 2 != 0 else { return PTPResponderReply() }
             return canonRelease(transactionID: request.transactionID)
         case OperationCode.Canon.remoteRelease:
             return canonRelease(transactionID: request.transactionID)
@@ -129,6 +136,7 @@ extension EmulatedCamera {
         OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode, OperationCode.Canon.getEvent,
         OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
         OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.remoteRelease, OperationCode.Canon.transferComplete,
+        OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock,
     ]
 
     private func setCanonProperty(_ bytes: [UInt8]) -> PTPResponderReply {

@@ -243,7 +243,14 @@ public actor EmulatedCamera: PTPResponder {
 
     private func answer(_ request: PTPRequest, dataOut: [UInt8]?, fault: inout String?) -> PTPResponderReply {
         let code = request.code
-        guard model.operationsSupported.contains(code) else { return PTPResponderReply(.operationNotSupported) }
+        guard model.operationsSupported.contains(code) else {
+            // An operation the camera does not implement still uses up its transaction ID: hosts count every
+            // request of the session (libgphoto2 tries EOS operations a body may lack, then goes on with the next ID).
+            if sessionID != nil, request.transactionID == expectedTransactionID {
+                expectedTransactionID = expectedTransactionID >= 0xFFFF_FFFE ? 1 : expectedTransactionID + 1
+            }
+            return PTPResponderReply(.operationNotSupported)
+        }
         guard let parameterCount = Self.parameterCounts[code] else {
             // Not a standard operation: the personality's own (vendor operations), under the same session rules
             // and faults as the standard ones.

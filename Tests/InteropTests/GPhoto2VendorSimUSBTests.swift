@@ -2,10 +2,37 @@ import Foundation
 import TestSupport
 import Testing
 
-/// gphoto2 against the `nikon` personality on the fake USB bus: idVendor 0x04B0 and VendorExtensionID 10 send
-/// libgphoto2 down its Nikon code path (`camera_nikon_capture`: InitiateCaptureRecInSdram, DeviceReady, Nikon
-/// GetEvent, the object at its SDRAM handle, DeleteObject), an independent check of the personality.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct GPhoto2NikonSimUSBTests {
+/// gphoto2 against the `nikon` and `canon` personalities on the fake USB bus, an independent check of each: idVendor
+/// 0x04B0 and VendorExtensionID 10 send libgphoto2 down its Nikon code path (`camera_nikon_capture`:
+/// InitiateCaptureRecInSdram, DeviceReady, Nikon GetEvent, the object at its SDRAM handle, DeleteObject); 0x04A9 and
+/// 11 down its EOS path (`camera_canon_eos_capture`: remote and event mode, UI lock, RemoteReleaseOn 1 then 2,
+/// GetEvent records, the object held for the host, TransferComplete).
+@Suite(.serialized, .timeLimit(.minutes(3))) struct GPhoto2VendorSimUSBTests {
+    @Test func canonCaptureImageAndDownloadTakesTheEOSPathAndGetsA5DMarkIVCR2() async throws {
+        let gphoto2 = try ExternalTool.require("gphoto2")
+        try Umockdev.require()
+        let rawcap = try RawcapBinary.path()
+        let folder = try TemporaryDirectory("sim-usb-canon")
+        try FileManager.default.createDirectory(at: folder.file("out"), withIntermediateDirectories: true)
+        // "capt0000.cr2" is the name libgphoto2 gives a shot the EOS body held for the host.
+        let result = try await Subprocess.runDetached(
+            rawcap,
+            ["sim", "usb", "--model", "canon", "--sensor", "640x480", "--", gphoto2, "--capture-image-and-download"],
+            environment: ["HOME": folder.url.path], currentDirectory: folder.url)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let cr2 = try Data(contentsOf: folder.file("capt0000.cr2"))
+        #expect(Array(cr2.prefix(4)) == [0x49, 0x49, 0x2A, 0x00] && Array(cr2[8..<10]) == [0x43, 0x52], "II*, CR")
+        let convert = try await Subprocess.runDetached(
+            rawcap, ["convert", folder.file("capt0000.cr2").path, "-o", folder.file("out").path])
+        #expect(convert.status == 0, "\(convert.errorOutput)")
+        let inspect = try await Subprocess.runDetached(
+            rawcap, ["inspect", "--json", folder.file("out").appendingPathComponent("capt0000.dng").path])
+        let report = try #require(try JSONSerialization.jsonObject(with: inspect.stdout) as? [String: Any])
+        let camera = try #require(report["camera"] as? [String: Any])
+        #expect(camera["make"] as? String == "Canon")
+        #expect(camera["model"] as? String == "EOS 5D Mark IV")
+    }
+
     @Test func captureImageAndDownloadTakesTheNikonPathAndGetsAD850NEF() async throws {
         let gphoto2 = try ExternalTool.require("gphoto2")
         try Umockdev.require()
