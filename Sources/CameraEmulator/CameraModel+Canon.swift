@@ -17,8 +17,9 @@ extension CameraModel {
     /// the card (ObjectAddedEx records) or held for the host (RequestObjectTransfer records, freed by
     /// TransferComplete). The 5D Mark IV writes 14-bit raw only, so there is no bit depth to choose.
     ///
-    /// The default sensor is 3360×2240 plus the synthetic scene's masked margin: half the 5D Mark IV's 6720×4480
-    /// on each side, so a shot develops four times faster; LibRaw identifies the body by Make and Model.
+    /// The default readout is 3376×2256, about half the 5D Mark IV's 6720×4480 image on each side, so a shot
+    /// develops four times faster; the CR2 holds the whole readout, masked margin included, as Canon's do. LibRaw
+    /// identifies the body by Make and Model, not by size.
     public static let canon: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "canon"

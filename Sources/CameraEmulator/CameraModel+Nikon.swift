@@ -19,9 +19,9 @@ extension CameraModel {
     /// the capture target is RecordingMedia 0xD10B (0 card, 1 SDRAM). Shots are NEF files `DSC_0001.NEF` (format
     /// 0x3000) and `DSC_0001.JPG` in SDRAM, announced by ObjectAddedInSdram in GetEvent.
     ///
-    /// The default sensor is 4128×2752 plus the synthetic scene's masked margin: half the D850's 8256×5504 on each
-    /// side, so a shot develops four times faster; LibRaw identifies the D850 by Make and Model, not by size, so the
-    /// matrix and levels are the D850's either way.
+    /// The default readout is 4144×2768, about half the D850's 8256×5504 image on each side, so a shot develops four
+    /// times faster; the NEF holds the readout less the synthetic scene's masked margin. LibRaw identifies the D850 by
+    /// Make and Model, not by size, so the matrix and levels are the D850's either way.
     public static let nikon: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "nikon"
