@@ -71,7 +71,9 @@ let package = Package(
         // DNG provides the JPEG codec for RAW+JPEG shots and thumbnails.
         .target(
             name: "CameraEmulator",
-            dependencies: ["PTP", "RawImage", "WireFormat", "DNG", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "PTP", "RawImage", "WireFormat", "DNG", "LosslessJPEG", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // Camera settings by readable name (iso=400, shutter=1/125), snapshots, and the raw formats a camera delivers.
@@ -164,7 +166,7 @@ let package = Package(
             name: "CaptureTests",
             dependencies: [
                 "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "PTPIP", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

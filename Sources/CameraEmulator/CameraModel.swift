@@ -55,6 +55,10 @@ public struct CameraModel: Hashable, Sendable {
     public var rawBitDepthProperty: DevicePropertyCode
     /// The raw bit depths offered (each 8…16).
     public var rawBitDepths: [Int]
+    /// The value of ``rawBitDepthProperty`` that selects each of ``rawBitDepths``, in the same order, when the
+    /// property holds a code rather than the bit count (Nikon RawBitMode: 0 is 12 bits, 1 is 14); `nil` when the
+    /// value is the count itself.
+    public var rawBitDepthValues: [PTPValue]? = nil
     /// The depth a new camera starts with.
     public var defaultRawBitDepth: Int
     /// The vendor-range property that selects where captures go: 0 the card, 1 camera memory.
@@ -82,6 +86,13 @@ public struct CameraModel: Hashable, Sendable {
     /// Whether the camera has rawcap's capture target property (``captureTargetProperty``); makers' bodies choose
     /// where shots go their own way.
     public var hasCaptureTarget = true
+    /// DeviceInfo CaptureFormats when the personality stores its raw shots itself (Nikon lists NEF as Undefined,
+    /// 0x3000); `nil` derives them from ``rawFileFormat``.
+    public var captureFormats: [ObjectFormatCode]?
+    /// DeviceInfo ImageFormats, likewise; `nil` derives them from ``rawFileFormat``.
+    public var imageFormats: [ObjectFormatCode]?
+    /// DeviceInfo EventsSupported.
+    public var eventsSupported: [EventCode] = [.objectAdded, .storeFull, .captureComplete]
 
     /// The protocol variants the emulator speaks.
     public enum Personality: String, Hashable, Sendable {
@@ -93,6 +104,12 @@ public struct CameraModel: Hashable, Sendable {
         /// Fujifilm X in USB tether mode: PriorityMode, CaptureControl before InitiateCapture, the 0xD212 change
         /// list (`EmulatedCamera+Fujifilm.swift`).
         case fujifilm
+        /// Nikon: InitiateCaptureRecInSdram/InitiateCaptureRecInMedia, DeviceReady, events polled with Nikon
+        /// GetEvent, NEF objects in SDRAM at handles 0xFFFF0001… (`EmulatedCamera+Nikon.swift`).
+        case nikon
+        /// Canon EOS: SetRemoteMode, SetEventMode, RemoteReleaseOn/Off, EOS GetEvent records, CR2 objects on the
+        /// card or held for the host until TransferComplete (`EmulatedCamera+Canon.swift`).
+        case canonEOS
     }
 
     /// One value of the image-quality property.
@@ -169,7 +186,7 @@ public struct CameraModel: Hashable, Sendable {
 
     /// Every personality rawcap ships, by ``identifier``.
     public static let all: [CameraModel] = [
-        .generic, .genericWithoutExposureBias, .sony, .sonyOutsidePCRemote, .fujifilm,
+        .generic, .genericWithoutExposureBias, .nikon, .canon, .sony, .sonyOutsidePCRemote, .fujifilm,
     ]
 
     /// The personality named `identifier` (case-insensitive).

@@ -2,15 +2,20 @@ import PTP
 
 extension EmulatedCamera {
     /// Whether `request` carries a host data phase: the standard operations that do, and the personality's own
-    /// (Sony SetControlDeviceA and SetControlDeviceB). The USB device side needs to know before it reads on.
+    /// (Sony SetControlDeviceA and SetControlDeviceB; Canon EOS SetDevicePropValueEx). The USB device side needs to
+    /// know before it reads on; PTP/IP's DataPhaseInfo says it itself.
     public func expectsDataOut(_ request: PTPRequest) async -> Bool {
         if [.sendObjectInfo, .sendObject, .setDevicePropValue].contains(request.code) { return true }
         switch model.personality {
-        case .standard, .fujifilm:
+        case .standard, .fujifilm, .nikon:
             return false
         case .sony:
             return request.code == OperationCode.Sony.setControlDeviceA
                 || request.code == OperationCode.Sony.setControlDeviceB
+        case .canonEOS:
+            // SetDevicePropValueEx carries the property and its value (libgphoto2 `ptp.c`
+            // `ptp_canon_eos_setdevicepropvalueex`).
+            return request.code == OperationCode.Canon.setDevicePropValueEx
         }
     }
 
@@ -28,6 +33,10 @@ extension EmulatedCamera {
             return answerSonyOperation(request, dataOut: dataOut)
         case .fujifilm:
             return answerFujifilmOperation(request, dataOut: dataOut)
+        case .nikon:
+            return answerNikon(request, dataOut: dataOut)
+        case .canonEOS:
+            return answerCanon(request, dataOut: dataOut)
         }
     }
 
@@ -35,7 +44,8 @@ extension EmulatedCamera {
     /// CaptureComplete (in the configured ``CaptureEventOrder``).
     func personalityShotEvents(_ stored: [ObjectHandle], transactionID: UInt32) -> [PTPEvent]? {
         switch model.personality {
-        case .standard:
+        case .standard, .nikon, .canonEOS:
+            // Nikon and Canon EOS queue their events for GetEvent in their own capture code.
             return nil
         case .sony:
             return sonyShotEvents(stored)
@@ -48,10 +58,22 @@ extension EmulatedCamera {
     /// Adds the personality's own properties to a new camera's table.
     static func addPersonalityProperties(_ model: CameraModel, to table: inout PropertyTable) {
         switch model.personality {
-        case .standard, .sony:
+        case .standard, .sony, .nikon, .canonEOS:
             return
         case .fujifilm:
             addFujifilmProperties(to: &table)
+        }
+    }
+
+    /// Whether the personality keeps `code` out of the standard property operations (and so out of DeviceInfo's
+    /// DevicePropertiesSupported): Canon EOS reports ImageFormat and CaptureDestination only in GetEvent records and
+    /// sets them only with SetDevicePropValueEx.
+    nonisolated func personalityAnswersOnlyItsOwnWay(_ code: DevicePropertyCode) -> Bool {
+        switch model.personality {
+        case .standard, .nikon, .sony, .fujifilm:
+            return false
+        case .canonEOS:
+            return code == CanonEOSImageFormat.property || code == CanonEOSCapture.captureDestinationProperty
         }
     }
 }

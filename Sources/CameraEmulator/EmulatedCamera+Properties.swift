@@ -44,7 +44,14 @@ extension EmulatedCamera {
     }
 
     /// The raw bit depth.
-    var currentRawBitDepth: Int { properties.integer(model.rawBitDepthProperty) ?? model.defaultRawBitDepth }
+    var currentRawBitDepth: Int {
+        if let values = model.rawBitDepthValues, let current = properties.value(model.rawBitDepthProperty),
+            let index = values.firstIndex(of: current), index < model.rawBitDepths.count
+        {
+            return model.rawBitDepths[index]
+        }
+        return properties.integer(model.rawBitDepthProperty) ?? model.defaultRawBitDepth
+    }
 
     /// The store captures go to when InitiateCapture leaves the choice to the camera.
     var captureTargetStorage: StorageID {
@@ -116,8 +123,13 @@ extension EmulatedCamera {
             DevicePropDesc(
                 propertyCode: .dateTime, dataType: .string, getSet: 1, factoryDefaultValue: .string(""),
                 currentValue: .string("")))
-        // A body with one raw depth (most makers') has no property for it.
-        if model.rawBitDepths.count > 1 {
+        // A body with one raw depth (most makers') has no property for it; a maker's property may carry its own
+        // codes for the depths.
+        if let values = model.rawBitDepthValues, let index = model.rawBitDepths.firstIndex(of: model.defaultRawBitDepth),
+            index < values.count
+        {
+            enumeration(model.rawBitDepthProperty, values[index].dataType, values, current: values[index])
+        } else if model.rawBitDepths.count > 1 {
             enumeration(
                 model.rawBitDepthProperty, .uint8, model.rawBitDepths.map { .uint8(UInt8($0)) },
                 current: .uint8(UInt8(model.defaultRawBitDepth)))

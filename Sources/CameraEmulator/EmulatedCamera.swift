@@ -117,6 +117,10 @@ public actor EmulatedCamera: PTPResponder {
     var sony = SonyState()
     /// The Fujifilm personality's change list (`EmulatedCamera+Fujifilm.swift`).
     var fujifilm = FujifilmState()
+    /// The Nikon personality's SDRAM and polled events.
+    var nikon = NikonEmulatorState()
+    /// The Canon EOS personality's modes, settings, event records and objects held for the host.
+    var canon = CanonEmulatorState()
 
     /// Creates a camera of `model`.
     ///
@@ -213,9 +217,11 @@ public actor EmulatedCamera: PTPResponder {
             standardVersion: model.standardVersion, vendorExtensionID: model.vendorExtensionID,
             vendorExtensionVersion: model.vendorExtensionVersion, vendorExtensionDesc: model.vendorExtensionDesc,
             functionalMode: 0, operationsSupported: model.operationsSupported,
-            eventsSupported: [.objectAdded, .storeFull, .captureComplete],
-            devicePropertiesSupported: properties.codes, captureFormats: [model.rawFileFormat.objectFormat, .exifJPEG],
-            imageFormats: [.association, .exifJPEG, model.rawFileFormat.objectFormat], manufacturer: model.manufacturer, model: model.model,
+            eventsSupported: model.eventsSupported,
+            devicePropertiesSupported: properties.codes.filter { !personalityAnswersOnlyItsOwnWay($0) },
+            captureFormats: model.captureFormats ?? [model.rawFileFormat.objectFormat, .exifJPEG],
+            imageFormats: model.imageFormats ?? [.association, .exifJPEG, model.rawFileFormat.objectFormat],
+            manufacturer: model.manufacturer, model: model.model,
             deviceVersion: model.deviceVersion, serialNumber: model.serialNumber)
     }
 
@@ -242,7 +248,14 @@ public actor EmulatedCamera: PTPResponder {
 
     private func answer(_ request: PTPRequest, dataOut: [UInt8]?, fault: inout String?) -> PTPResponderReply {
         let code = request.code
-        guard model.operationsSupported.contains(code) else { return PTPResponderReply(.operationNotSupported) }
+        guard model.operationsSupported.contains(code) else {
+            // An operation the camera does not implement still uses up its transaction ID: hosts count every
+            // request of the session (libgphoto2 tries EOS operations a body may lack, then goes on with the next ID).
+            if sessionID != nil, request.transactionID == expectedTransactionID {
+                expectedTransactionID = expectedTransactionID >= 0xFFFF_FFFE ? 1 : expectedTransactionID + 1
+            }
+            return PTPResponderReply(.operationNotSupported)
+        }
         guard let parameterCount = Self.parameterCounts[code] else {
             // Not a standard operation: the personality's own (vendor operations), under the same session rules
             // and faults as the standard ones.

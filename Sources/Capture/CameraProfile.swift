@@ -1,3 +1,5 @@
+import CameraControl
+import Logging
 import PTP
 
 /// How rawcap drives one kind of camera: which property selects RAW/RAW+JPEG, which one the raw bit depth, and
@@ -22,6 +24,12 @@ public struct CameraProfile: Sendable {
     public var qualityValues: [QualityValue]
     /// The property that selects the raw bit depth (an enumeration of bit counts), when there is one.
     public var rawBitDepthProperty: DevicePropertyCode?
+    /// The value of ``rawBitDepthProperty`` for each bit depth, when the property holds a code rather than the
+    /// count (Nikon RawBitMode: 0 is 12 bits, 1 is 14); empty when the value is the count itself.
+    public var rawBitDepthValues: [RawBitDepthValue] = []
+    /// Reads and sets the quality when the camera's settings are not standard properties (Canon EOS); `nil` uses
+    /// ``qualityProperty`` through standard descriptors.
+    public var qualityControl: (any QualityControl)? = nil
     /// Triggers shots and collects their objects.
     public var driver: any CaptureDriver
 
@@ -59,16 +67,19 @@ public struct CameraProfile: Sendable {
     /// The family comes from ``PTP/CameraFamily/identify(_:usbVendorID:)`` (DeviceInfo and the USB vendor ID, not the
     /// VendorExtensionID alone: some cameras report 0xFFFFFFFF over PTP/IP). Each family's profile lives in its own
     /// file (`CameraProfile+Nikon.swift`, …).
-    public static func select(for info: DeviceInfo, usbVendorID: USBVendorID? = nil) -> CameraProfile {
+    /// - Parameter logger: where vendor drivers log (their one warning per unsupported optional property).
+    public static func select(
+        for info: DeviceInfo, usbVendorID: USBVendorID? = nil, logger: Logger = Logger(label: "rawcap.capture")
+    ) -> CameraProfile {
         // The vendor-range codes 0xD001/0xD002 are the emulator's own; only its identity unlocks them.
         if info.vendorExtensionID.rawValue == 0, info.manufacturer == "rawcap" { return .emulator }
         if let sony = sonyOutsidePCRemote(info, usbVendorID: usbVendorID) { return sony }
         switch CameraFamily.identify(info, usbVendorID: usbVendorID).family {
         case .nikon:
-            return .generic
+            return .nikon(logger: logger)
 
         case .canonEOS:
-            return .generic
+            return .canonEOS(logger: logger)
 
         case .sony:
             return .sony
@@ -79,6 +90,49 @@ public struct CameraProfile: Sendable {
         case .generic:
             return .generic
         }
+    }
+
+    /// One value of ``rawBitDepthProperty`` and the depth it selects.
+    public struct RawBitDepthValue: Hashable, Sendable {
+        /// The property value.
+        public var value: PTPValue
+        /// Bits per sample.
+        public var bits: Int
+        /// Creates an entry.
+        public init(_ value: PTPValue, bits: Int) { (self.value, self.bits) = (value, bits) }
+    }
+
+    /// The value of ``rawBitDepthProperty`` that selects `bits`, as a value of `type`.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/formatUnavailable`` when the table has no such depth.
+    public func rawBitDepthValue(for bits: Int, type: DataTypeCode) throws -> PTPValue {
+        if rawBitDepthValues.isEmpty { return try PTPValue(bits, as: type) }
+        guard let entry = rawBitDepthValues.first(where: { $0.bits == bits }) else {
+            throw CaptureError(.formatUnavailable, "\(name) cameras select no \(bits)-bit raw")
+        }
+        return entry.value
+    }
+
+    /// The raw formats the camera offers: CameraControl's catalog, with the bit depth property read through
+    /// ``rawBitDepthValues`` when its values are codes (so `bayer14` means what the camera calls 14-bit).
+    public func rawFormatCatalog(_ control: CameraControl.CameraSettings) async throws -> RawFormatCatalog {
+        guard !rawBitDepthValues.isEmpty, let code = rawBitDepthProperty else {
+            return try await RawFormatCatalog.load(control)
+        }
+        guard control.deviceInfo.devicePropertiesSupported.contains(code) else {
+            return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: nil)
+        }
+        let descriptor = try await control.descriptor(control.definition(for: code))
+        func bits(_ value: PTPValue) -> PTPValue? {
+            rawBitDepthValues.first { $0.value == value }.map { .uint8(UInt8(clamping: $0.bits)) }
+        }
+        var form = DevicePropDesc.Form.none
+        if case .enumeration(let values) = descriptor.form { form = .enumeration(values.compactMap(bits)) }
+        let current = bits(descriptor.currentValue) ?? .uint8(0)
+        let translated = DevicePropDesc(
+            propertyCode: code, dataType: .uint8, getSet: descriptor.getSet, factoryDefaultValue: current,
+            currentValue: current, form: form)
+        return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: translated)
     }
 
     /// The quality a value of ``qualityProperty`` selects.

@@ -27,11 +27,27 @@ public protocol CaptureDriver: Sendable {
     /// - Throws: ``CaptureError/Code-swift.struct/remoteControlUnavailable`` when the camera cannot be triggered
     ///   in its current mode, or what the session throws.
     func prepare(session: PTPSession, logger: Logger) async throws
+
+    /// Called once the run has downloaded what it needs of a shot's objects, so a driver can release them on the
+    /// camera (Canon EOS TransferComplete frees a shot held for the host).
+    func downloaded(_ objects: [AnnouncedObject], session: PTPSession) async throws
 }
 
 extension CaptureDriver {
     /// Standard PTP needs no preparation.
     public func prepare(session: PTPSession, logger: Logger) async throws {}
+
+    /// Nothing to release: the objects stay where the camera stored them.
+    public func downloaded(_ objects: [AnnouncedObject], session: PTPSession) async throws {}
+}
+
+/// Reads and sets a camera's image quality (RAW, RAW+JPEG, JPEG) where standard property descriptors cannot: Canon
+/// EOS reports its settings in GetEvent records and sets them with SetDevicePropValueEx.
+public protocol QualityControl: Sendable {
+    /// What the camera offers and is set to.
+    func read(session: PTPSession) async throws -> FormatCatalog
+    /// Sets `quality`.
+    func set(_ quality: ShotQuality, session: PTPSession) async throws
 }
 
 /// An object a shot stored on the camera.

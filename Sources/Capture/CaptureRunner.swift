@@ -87,7 +87,7 @@ public struct CaptureRunner: Sendable {
         let serial = deviceInfo.serialNumber
         journal.camera = camera
         journal.serial = serial
-        let profile = CameraProfile.select(for: deviceInfo, usbVendorID: usbVendorID)
+        let profile = CameraProfile.select(for: deviceInfo, usbVendorID: usbVendorID, logger: logger)
         let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
         var summary = Summary(
             files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],
@@ -95,16 +95,23 @@ public struct CaptureRunner: Sendable {
         var restoreFailure: String?
         do {
             try await profile.driver.prepare(session: session, logger: logger)
-            let rawCatalog = try await RawFormatCatalog.load(control)
+            let rawCatalog = try await profile.rawFormatCatalog(control)
             let format = try ResolvedFormat.choose(plan.format, from: rawCatalog)
             summary.format = format
-            let qualities = try await FormatCatalog.read(profile: profile, control: control)
-            if let code = profile.qualityProperty, qualities.qualities.isEmpty {
-                // Optional: without it the camera shoots what it is set to, and the run says so once.
-                let name = code.description(vendor: deviceInfo.cameraVendor)
-                logger.warning("the camera does not offer \(name); RAW or RAW+JPEG stays as set on the camera")
+            let qualities: FormatCatalog
+            if let qualityControl = profile.qualityControl {
+                qualities = try await qualityControl.read(session: session)
+            } else {
+                qualities = try await FormatCatalog.read(profile: profile, control: control)
+                if let code = profile.qualityProperty, qualities.qualities.isEmpty {
+                    // Optional: without it the camera shoots what it is set to, and the run says so once.
+                    let name = code.description(vendor: deviceInfo.cameraVendor)
+                    logger.warning("the camera does not offer \(name); RAW or RAW+JPEG stays as set on the camera")
+                }
             }
             let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
+            // A vendor quality setting is not in the snapshot: it is put back by hand, however the run ends.
+            let restoreQuality: ShotQuality? = profile.qualityControl == nil || quality == nil ? nil : qualities.currentQuality
             let brackets = try await BracketSetting.plan(plan.bracket, control: control)
             // Everything the run may change is saved first, and put back however the run ends.
             var touched: [DevicePropertyCode] = brackets.map(\.property)
@@ -120,6 +127,7 @@ public struct CaptureRunner: Sendable {
             } catch {
                 do {
                     try await control.restore(snapshot)
+                    if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
                 } catch let restoreError {
                     logger.warning("after \(error): \(restoreError)")
                     restoreFailure = "\(restoreError)"
@@ -127,6 +135,7 @@ public struct CaptureRunner: Sendable {
                 throw error
             }
             try await control.restore(snapshot)
+            if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
         } catch {
             recordFailure(error, restoreFailure: restoreFailure)
             throw error
@@ -183,7 +192,9 @@ public struct CaptureRunner: Sendable {
         observer(.started(frames: plan.frameCount, format: format.description, camera: camera))
 
         // Settings first: a refusal here stops the run before anything is shot.
-        if let quality, let code = profile.qualityProperty,
+        if let quality, let qualityControl = profile.qualityControl {
+            try await qualityControl.set(quality, session: session)
+        } else if let quality, let code = profile.qualityProperty,
             let value = profile.qualityValues.first(where: { $0.quality == quality })?.value
         {
             try await control.set(control.definition(for: code), to: value)
@@ -191,7 +202,7 @@ public struct CaptureRunner: Sendable {
         if let depth = format.rawBitDepth, let code = profile.rawBitDepthProperty {
             let definition = control.definition(for: code)
             let description = try await control.descriptor(definition)
-            try await control.set(definition, to: try PTPValue(depth, as: description.dataType))
+            try await control.set(definition, to: try profile.rawBitDepthValue(for: depth, type: description.dataType))
         }
         let expecting = quality?.objectCount
         let downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
@@ -280,6 +291,7 @@ public struct CaptureRunner: Sendable {
                         try journal.record(entry)
                         if object.isJPEG { jpegBytes = bytes } else { rawBytes = bytes }
                     }
+                    try await profile.driver.downloaded(objects, session: session)
                     let downloaded = clock.now
                     let shot = ShotProcessor.Shot(
                         frame: index + 1, index: index, bracket: step?.ev, date: date, sequence: firstSequence + index,

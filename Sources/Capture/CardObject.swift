@@ -13,10 +13,22 @@ public struct CardObject: Hashable, Sendable {
         self.info = info
     }
 
-    /// A raw object rawcap can decode (TIFF/EP, DNG, or a vendor raw in the vendor range).
+    /// A raw object rawcap can decode: TIFF/EP, DNG, a vendor raw in the vendor range (Canon CR2 0xB103, CR3
+    /// 0xB108, Sony ARW 0xB101, …), or a file whose name has a maker's raw extension (``rawExtensions``), since
+    /// Nikon reports its NEF as Undefined (0x3000) and other makers' formats vary by model.
     public var isRaw: Bool {
-        info.objectFormat == .tiffEP || info.objectFormat == .dng || info.objectFormat.rawValue & 0xB000 == 0xB000
+        if info.objectFormat == .tiffEP || info.objectFormat == .dng || info.objectFormat.rawValue & 0xB000 == 0xB000 {
+            return true
+        }
+        guard !isJPEG, info.objectFormat != .association, let dot = info.filename.lastIndex(of: ".") else {
+            return false
+        }
+        return Self.rawExtensions.contains(info.filename[info.filename.index(after: dot)...].lowercased())
     }
+
+    /// The makers' raw file extensions: Nikon NEF/NRW, Canon CR2/CR3, Sony ARW/SR2, Fujifilm RAF, Olympus ORF,
+    /// Panasonic RW2 (and DNG).
+    public static let rawExtensions: Set<String> = ["nef", "nrw", "cr2", "cr3", "arw", "sr2", "raf", "orf", "rw2", "dng"]
 
     /// A JPEG.
     public var isJPEG: Bool { info.objectFormat == .exifJPEG || info.objectFormat == .jfif }

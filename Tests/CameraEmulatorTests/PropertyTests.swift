@@ -7,7 +7,8 @@ import Testing
     /// Gets and sets every property the camera lists, the way a host's generic property code would.
     static func exerciseEveryProperty(_ session: PTPSession) async throws {
         let info = try await session.getDeviceInfo()
-        #expect(info.devicePropertiesSupported.count >= 10)
+        // Nine standard properties at least (the canon personality keeps its EOS settings out of this list).
+        #expect(info.devicePropertiesSupported.count >= 9)
         for code in info.devicePropertiesSupported {
             let description = try await session.getDevicePropDesc(code)
             #expect(description.propertyCode == code)

@@ -3,10 +3,30 @@ import Capture
 import Foundation
 import Logging
 import PTP
+import PTPIP
+import RawImage
 import TestSupport
 
 /// An emulated camera on the in-memory USB link, an open session, and a captures folder with its journal.
 final class CaptureRig: @unchecked Sendable {
+    /// How the host reaches the camera.
+    enum Reach: Sendable, CustomStringConvertible {
+        /// USB framing over an in-memory bulk pipe (`--camera sim`).
+        case usb
+        /// PTP/IP framing over in-memory byte streams.
+        case ptpipInMemory
+        /// PTP/IP over TCP on loopback: a `PTPIPListener` + `PTPIPServer` and the `PTPIPConnector`.
+        case ptpipLoopback
+
+        var description: String {
+            switch self {
+            case .usb: "usb"
+            case .ptpipInMemory: "ptpip-in-memory"
+            case .ptpipLoopback: "ptpip-loopback"
+            }
+        }
+    }
+
     let camera: EmulatedCamera
     private(set) var link: EmulatorLink
     private(set) var session: PTPSession
@@ -16,18 +36,42 @@ final class CaptureRig: @unchecked Sendable {
 
     init(
         width: Int = 128, height: Int = 96, faults: [EmulatorFault] = [], cardCapacity: UInt64 = 256 << 20,
-        eventOrder: CaptureEventOrder = .standard, model: CameraModel = .generic
+        eventOrder: CaptureEventOrder = .standard, model: CameraModel = .generic, reach: Reach = .usb,
+        renderedFrameHandler: (@Sendable (RawFrame) -> Void)? = nil
     ) async throws {
         camera = try EmulatedCamera(
             model: model,
             configuration: .init(
                 sensorWidth: width, sensorHeight: height, cardCapacity: cardCapacity, faults: faults,
-                eventOrder: eventOrder))
-        link = EmulatorLink.usb(camera)
+                renderedFrameHandler: renderedFrameHandler, eventOrder: eventOrder))
+        switch reach {
+        case .usb: link = EmulatorLink.usb(camera)
+        case .ptpipInMemory: link = try await EmulatorLink.ptpip(camera)
+        case .ptpipLoopback: link = try await Self.loopback(camera)
+        }
         session = PTPSession(transport: link.transport, configuration: .init(timeout: .seconds(10)))
         try await session.openSession()
         folder = try TemporaryDirectory("capture")
         store = try OutputStore(folder: folder.url.path)
+    }
+
+    /// The camera behind a PTP/IP server on a free loopback port, and a host connected to it over TCP.
+    static func loopback(_ camera: EmulatedCamera) async throws -> EmulatorLink {
+        let server = PTPIPServer(responder: camera, configuration: .init(device: .init(friendlyName: camera.model.model)))
+        let listener = try PTPIPListener(address: .loopback(port: 0), server: server)
+        let running = Task { await listener.run() }
+        let address = PTPIPAddress(host: "127.0.0.1", port: listener.localAddress.port)
+        let options = PTPIPConnector.Options(
+            connectTimeout: .seconds(60), handshakeTimeout: .seconds(60),
+            identity: .init(guid: .random(), friendlyName: "capture-test"))
+        let transport = try await PTPIPConnector.connect(to: address, options: options)
+        return EmulatorLink(
+            transport: transport, camera: camera,
+            close: {
+                await transport.close()
+                await listener.stop()
+                await running.value
+            })
     }
 
     /// Unplugs and plugs the camera back in: a new link and session to the same camera (its card survives).

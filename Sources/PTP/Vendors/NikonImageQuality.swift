@@ -1,8 +1,11 @@
 /// Nikon's values of CompressionSetting (0x5004, a UINT8): the JPEG quality and whether a NEF is written.
 ///
-/// Values from libgphoto2 `config.c` `compression[]` (the Nikon table of the "imagequality" widget). Newer bodies
-/// add values (e.g. "JPEG Fine ★", TIFF) that libgphoto2 lists per model, so read the property's DevicePropDesc
-/// enumeration for what a body offers and use these names for the common ones.
+/// The table of Nikon DSLRs since the D3 (the D850 among them): 0–2 JPEG Basic/Normal/Fine, 3 TIFF (RGB), 4 NEF,
+/// 5–7 NEF + JPEG Basic/Normal/Fine. Sources: libgphoto2 `ptp.c` `ptp_value_list_Nikon` (4 "RAW", 5 "RAW + JPEG
+/// Basic"), and the "imagequality" widget of the libgphoto2 2.5.30 that Debian ships, which offers 4 as "NEF (Raw)"
+/// and 5/6 as "NEF+Basic"/"NEF+Normal" (checked with `rawcap sim usb --model nikon -- gphoto2 --get-config
+/// imagequality`). An older `config.c` `compression[]` numbered NEF 3 (D70-era bodies); Z bodies with "★" JPEG
+/// options use a longer table. Read the property's enumeration for what a body offers.
 public struct NikonImageQuality: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The property value.
     public let rawValue: UInt8
@@ -18,26 +21,28 @@ public struct NikonImageQuality: RawRepresentable, Hashable, Sendable, CustomStr
     public static let jpegNormal = NikonImageQuality(rawValue: 1)
     /// JPEG Fine, 2.
     public static let jpegFine = NikonImageQuality(rawValue: 2)
-    /// NEF (RAW) alone, 3.
-    public static let nef = NikonImageQuality(rawValue: 3)
-    /// NEF + JPEG Basic, 4.
-    public static let nefPlusBasic = NikonImageQuality(rawValue: 4)
-    /// NEF + JPEG Normal, 5.
-    public static let nefPlusNormal = NikonImageQuality(rawValue: 5)
-    /// NEF + JPEG Fine, 6.
-    public static let nefPlusFine = NikonImageQuality(rawValue: 6)
+    /// TIFF (RGB), 3.
+    public static let tiff = NikonImageQuality(rawValue: 3)
+    /// NEF (RAW) alone, 4.
+    public static let nef = NikonImageQuality(rawValue: 4)
+    /// NEF + JPEG Basic, 5.
+    public static let nefPlusBasic = NikonImageQuality(rawValue: 5)
+    /// NEF + JPEG Normal, 6.
+    public static let nefPlusNormal = NikonImageQuality(rawValue: 6)
+    /// NEF + JPEG Fine, 7.
+    public static let nefPlusFine = NikonImageQuality(rawValue: 7)
 
     private static let names: [UInt8: String] = [
-        0: "JPEG Basic", 1: "JPEG Normal", 2: "JPEG Fine", 3: "NEF (Raw)", 4: "NEF+Basic", 5: "NEF+Normal",
-        6: "NEF+Fine",
+        0: "JPEG Basic", 1: "JPEG Normal", 2: "JPEG Fine", 3: "TIFF (RGB)", 4: "NEF (Raw)", 5: "NEF+Basic",
+        6: "NEF+Normal", 7: "NEF+Fine",
     ]
 
     /// Whether the shot includes a NEF.
-    public var includesRaw: Bool { (3...6).contains(rawValue) }
+    public var includesRaw: Bool { (4...7).contains(rawValue) }
 
     /// Whether the shot includes a JPEG.
-    public var includesJPEG: Bool { rawValue <= 2 || (4...6).contains(rawValue) }
+    public var includesJPEG: Bool { rawValue <= 2 || (5...7).contains(rawValue) }
 
-    /// libgphoto2's label, or `Unknown(0x…)`.
+    /// The label, or `Unknown(0x…)`.
     public var description: String { Self.names[rawValue] ?? "Unknown(\(hex(rawValue)))" }
 }

@@ -1,0 +1,65 @@
+import PTP
+import RawImage
+
+extension CameraModel {
+    /// The TIFF Model the `canon` personality's CR2s carry: LibRaw looks up the colour matrix by it.
+    public static let canonTIFFModel = "Canon EOS 5D Mark IV"
+
+    /// A Canon EOS 5D Mark IV as it reports itself over USB: "Canon Inc.", VendorExtensionID 0x0000000B (Canon),
+    /// USB vendor 0x04A9, and the EOS operations libgphoto2 drives it with (`library.c`
+    /// `camera_prepare_canon_eos_capture` and `camera_canon_eos_capture`; codes from `ptp.h`): SetRemoteMode 0x9114,
+    /// SetEventMode 0x9115, GetEvent 0x9116, TransferComplete 0x9117, PCHDDCapacity 0x911A, KeepDeviceOn 0x911D,
+    /// SetDevicePropValueEx 0x9110, RemoteRelease 0x910F and RemoteReleaseOn/Off 0x9128/0x9129.
+    ///
+    /// Its settings are EOS properties, reported in GetEvent records and set with SetDevicePropValueEx: ImageFormat
+    /// 0xD120 (``PTP/CanonEOSImageFormat``: RAW, RAW + Large Fine JPEG, Large Fine JPEG) and CaptureDestination
+    /// 0xD11C (2 the card, 4 the host). Shots are CR2 files `IMG_0001.CR2` (format 0xB103) and `IMG_0001.JPG`, on
+    /// the card (ObjectAddedEx records) or held for the host (RequestObjectTransfer records, freed by
+    /// TransferComplete). The 5D Mark IV writes 14-bit raw only, so there is no bit depth to choose.
+    ///
+    /// The default readout is 3376×2256, about half the 5D Mark IV's 6720×4480 image on each side, so a shot
+    /// develops four times faster; the CR2 holds the whole readout, masked margin included, as Canon's do. LibRaw
+    /// identifies the body by Make and Model, not by size.
+    public static let canon: CameraModel = {
+        var model = CameraModel.generic
+        model.identifier = "canon"
+        model.manufacturer = "Canon Inc."
+        model.model = "Canon EOS 5D Mark IV"
+        model.deviceVersion = "3-1.2.0"
+        model.serialNumber = "012345678901"
+        model.vendorExtensionID = .canon
+        model.vendorExtensionVersion = 100
+        model.vendorExtensionDesc = ""
+        model.lensModel = "EF50mm f/1.8 STM"
+        model.cfa = .rggb
+        model.defaultSensorWidth = 3360 + 16
+        model.defaultSensorHeight = 2240 + 16
+        model.folderSuffix = "CANON"
+        model.filePrefix = "IMG_"
+        model.operationsSupported = [
+            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
+            .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .getDevicePropDesc,
+            .getDevicePropValue, .setDevicePropValue, .getPartialObject,
+            OperationCode.Canon.remoteRelease, OperationCode.Canon.setDevicePropValueEx,
+            OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode, OperationCode.Canon.getEvent,
+            OperationCode.Canon.transferComplete, OperationCode.Canon.pcHDDCapacity,
+            OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
+            OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock,
+        ]
+        // EOS settings live in GetEvent records, not in standard descriptors: these codes are listed (as EOS
+        // bodies list them) but answered only through the EOS operations.
+        model.qualityProperty = CanonEOSImageFormat.property
+        model.qualityValues = [QualityValue(value: .uint8(0), quality: .raw)]
+        model.defaultQuality = .raw
+        model.rawBitDepthProperty = CanonEOSImageFormat.property
+        model.rawBitDepths = [14]
+        model.defaultRawBitDepth = 14
+        model.captureTargetProperty = CanonEOSCapture.captureDestinationProperty
+        model.personality = .canonEOS
+        model.usbVendorID = 0x04A9
+        model.captureFormats = [ObjectFormatCode.Canon.crw3, .exifJPEG]
+        model.imageFormats = [.association, .exifJPEG, ObjectFormatCode.Canon.crw3]
+        model.eventsSupported = [.objectAdded, .storeFull, .captureComplete, EventCode.Canon.requestGetEvent]
+        return model
+    }()
+}

@@ -1,0 +1,72 @@
+import PTP
+import RawImage
+
+extension CameraModel {
+    /// The NEF a Nikon shot stores is reported as Undefined (0x3000): libgphoto2 `library.c` `camera_nikon_capture`
+    /// tells a NEF from a JPEG only by "ObjectFormat != EXIF_JPEG", and `ptp.c` lists no NEF format code.
+    public static let nikonNEFFormat = ObjectFormatCode.undefined
+
+    /// The TIFF Model the `nikon` personality's NEFs carry: LibRaw and dcraw look up the colour matrix by it.
+    public static let nikonTIFFModel = "NIKON D850"
+
+    /// A Nikon D850 as it reports itself over USB: "Nikon Corporation", VendorExtensionID 0x0000000A (Nikon),
+    /// USB vendor 0x04B0, and the Nikon capture operations libgphoto2 drives it with (`library.c`
+    /// `camera_nikon_capture`, codes from `ptp.h`): InitiateCaptureRecInSdram 0x90C0, GetEvent 0x90C7, DeviceReady
+    /// 0x90C8, InitiateCaptureRecInMedia 0x9207.
+    ///
+    /// Image quality is CompressionSetting 0x5004 with Nikon's values (``PTP/NikonImageQuality``: 0–2 JPEG
+    /// Basic/Normal/Fine, 4 NEF, 5–7 NEF + JPEG; the D850's TIFF, 3, is not offered); the NEF depth is RawBitMode 0xD149 (0 12-bit, 1 14-bit);
+    /// the capture target is RecordingMedia 0xD10B (0 card, 1 SDRAM). Shots are NEF files `DSC_0001.NEF` (format
+    /// 0x3000) and `DSC_0001.JPG` in SDRAM, announced by ObjectAddedInSdram in GetEvent.
+    ///
+    /// The default readout is 4144×2768, about half the D850's 8256×5504 image on each side, so a shot develops four
+    /// times faster; the NEF holds the readout less the synthetic scene's masked margin. LibRaw identifies the D850 by
+    /// Make and Model, not by size, so the matrix and levels are the D850's either way.
+    public static let nikon: CameraModel = {
+        var model = CameraModel.generic
+        model.identifier = "nikon"
+        model.manufacturer = "Nikon Corporation"
+        model.model = "D850"
+        model.deviceVersion = "V1.10"
+        model.serialNumber = "3012345"
+        model.standardVersion = 100
+        model.vendorExtensionID = .nikon
+        model.vendorExtensionVersion = 100
+        model.vendorExtensionDesc = "microsoft.com: 1.0"
+        model.lensModel = "AF-S NIKKOR 50mm f/1.8G"
+        model.cfa = .rggb
+        model.defaultSensorWidth = 4128 + 16
+        model.defaultSensorHeight = 2752 + 16
+        model.folderSuffix = "ND850"
+        model.filePrefix = "DSC_"
+        model.operationsSupported = [
+            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
+            .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
+            .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject,
+            OperationCode.Nikon.initiateCaptureRecInSdram, OperationCode.Nikon.getEvent,
+            OperationCode.Nikon.deviceReady, OperationCode.Nikon.initiateCaptureRecInMedia,
+        ]
+        model.qualityProperty = .compressionSetting
+        model.qualityValues = [
+            QualityValue(value: .uint8(0), quality: .jpeg), QualityValue(value: .uint8(1), quality: .jpeg),
+            QualityValue(value: .uint8(2), quality: .jpeg), QualityValue(value: .uint8(4), quality: .raw),
+            QualityValue(value: .uint8(5), quality: .rawPlusJPEG), QualityValue(value: .uint8(6), quality: .rawPlusJPEG),
+            QualityValue(value: .uint8(7), quality: .rawPlusJPEG),
+        ]
+        model.defaultQuality = .raw
+        model.rawBitDepthProperty = DevicePropertyCode.Nikon.rawBitMode
+        model.rawBitDepths = [12, 14]
+        model.rawBitDepthValues = [.uint8(0), .uint8(1)]
+        model.defaultRawBitDepth = 14
+        model.captureTargetProperty = DevicePropertyCode.Nikon.recordingMedia
+        model.personality = .nikon
+        model.usbVendorID = 0x04B0
+        model.captureFormats = [nikonNEFFormat, .exifJPEG]
+        model.imageFormats = [.association, .exifJPEG, nikonNEFFormat]
+        model.eventsSupported = [
+            .objectAdded, .storeFull, .captureComplete, EventCode.Nikon.objectAddedInSdram,
+            EventCode.Nikon.captureCompleteRecInSdram,
+        ]
+        return model
+    }()
+}

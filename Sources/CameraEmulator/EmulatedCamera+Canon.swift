@@ -1,0 +1,249 @@
+import PTP
+import RawImage
+import WireFormat
+
+/// The Canon EOS personality's state: modes, the EOS properties, queued GetEvent records, objects held for the host.
+struct CanonEmulatorState: Sendable {
+    /// An object held in the camera's memory for the host (capture destination 4).
+    struct HeldObject: Sendable {
+        var info: ObjectInfo
+        var data: [UInt8]
+        var thumbnail: [UInt8]?
+    }
+
+    /// The first handle of objects held for the host; outside the card's handles.
+    static let firstHeldHandle: UInt32 = 0x9000_0001
+    /// Most records kept for GetEvent; a host that never polls must not grow the queue without bound.
+    static let maxQueuedRecords = 1024
+    /// Most shots held for the host before releases are refused (the body's buffer).
+    static let maxHeldObjects = 16
+    /// The ImageFormat values the body offers, in its AvailListChanged order.
+    static let imageFormats: [CanonEOSImageFormat] = [.raw, .rawPlusJPEG, .jpegFine]
+
+    var remoteMode: UInt32 = 0
+    var eventMode: UInt32 = 0
+    var imageFormat = CanonEOSImageFormat.raw
+    var destination = CanonEOSCapture.destinationCard
+    var records: [CanonEOSEvent] = []
+    var held: [UInt32: HeldObject] = [:]
+    var nextHeldHandle = firstHeldHandle
+
+    mutating func queue(_ record: CanonEOSEvent) {
+        if records.count >= Self.maxQueuedRecords { records.removeFirst() }
+        records.append(record)
+    }
+
+    /// The records of the current settings, as a body sends them after SetEventMode(1) and after each change.
+    mutating func queueSettings() {
+        queue(.propertyChanged(CanonEOSPropertyChange(property: CanonEOSImageFormat.property, value: imageFormat.ptpEncoded)))
+        let list = Self.imageFormats.flatMap(\.ptpEncoded)
+        queue(
+            .availableListChanged(
+                CanonEOSAvailableList(
+                    property: CanonEOSImageFormat.property, listType: CanonEOSAvailableList.fourByteSlots,
+                    count: UInt32(Self.imageFormats.count), values: list)))
+        var value = WireWriter(byteOrder: .little)
+        value.write(destination)
+        queue(.propertyChanged(CanonEOSPropertyChange(property: CanonEOSCapture.captureDestinationProperty, value: value.bytes)))
+        // AvailableShots (0xD11B): libgphoto2 checks it before each release (`camera_trigger_canon_eos_capture`).
+        var shots = WireWriter(byteOrder: .little)
+        shots.write(UInt32(999))
+        queue(.propertyChanged(CanonEOSPropertyChange(property: DevicePropertyCode.Canon.eosAvailableShots, value: shots.bytes)))
+    }
+}
+
+extension EmulatedCamera {
+    /// The EOS operations, and the standard object operations on held handles.
+    ///
+    /// - SetRemoteMode (0x9114), SetEventMode (0x9115): remember the mode; event mode 1 queues the settings.
+    /// - GetEvent (0x9116): the queued records (``CanonEOSEventList``) and the terminator.
+    /// - SetDevicePropValueEx (0x9110): ImageFormat (one of the offered structures) or CaptureDestination (2 or 4);
+    ///   the change comes back as a PropValueChanged record.
+    /// - PCHDDCapacity (0x911A), KeepDeviceOn (0x911D), SetUILock/ResetUILock (0x911B/0x911C): OK.
+    /// - RemoteReleaseOn (0x9128) with 2 or 3 (a full press), RemoteRelease (0x910F): a shot, DeviceBusy while one
+    ///   develops or before SetRemoteMode; RemoteReleaseOn with 1 (half press) and RemoteReleaseOff (0x9129): OK.
+    /// - TransferComplete (0x9117): frees a held object.
+    /// - GetDevicePropDesc/Value and SetDevicePropValue of the EOS properties: DevicePropNotSupported (EOS bodies
+    ///   answer them only through GetEvent and SetDevicePropValueEx).
+    func answerCanon(_ request: PTPRequest, dataOut: [UInt8]?) -> PTPResponderReply? {
+        let p = request.parameters
+        func parameter(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
+        let takesData = request.code == OperationCode.Canon.setDevicePropValueEx || request.code == .setDevicePropValue
+        if !takesData, dataOut != nil, Self.canonOperations.contains(request.code) {
+            return PTPResponderReply(.invalidDataset)
+        }
+        switch request.code {
+        case OperationCode.Canon.setRemoteMode:
+            canon.remoteMode = parameter(0)
+            return PTPResponderReply()
+        case OperationCode.Canon.setEventMode:
+            canon.eventMode = parameter(0)
+            if canon.eventMode == CanonEOSCapture.eventModeOn { canon.queueSettings() }
+            return PTPResponderReply()
+        case OperationCode.Canon.getEvent:
+            let list = CanonEOSEventList(canon.records)
+            canon.records.removeAll()
+            return .dataset(list)
+        case OperationCode.Canon.setDevicePropValueEx:
+            guard let bytes = dataOut else { return PTPResponderReply(.invalidDataset) }
+            return setCanonProperty(bytes)
+        case OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOff,
+            OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock:
+            return PTPResponderReply()
+        case OperationCode.Canon.remoteReleaseOn:
+            // 1 half press, 2 full press (after a half press), 3 both at once (libgphoto2 `config.c` "eosremoterelease":
+            // "Press Full" sends 2 after 1, "Press Full MF" sends 3): the shutter fires on 2 and 3.
+            guard parameter(0) & 2 != 0 else { return PTPResponderReply() }
+            return canonRelease(transactionID: request.transactionID)
+        case OperationCode.Canon.remoteRelease:
+            return canonRelease(transactionID: request.transactionID)
+        case OperationCode.Canon.transferComplete:
+            guard canon.held.removeValue(forKey: parameter(0)) != nil else {
+                return PTPResponderReply(.invalidObjectHandle)
+            }
+            return PTPResponderReply()
+        case .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue:
+            let code = UInt16(truncatingIfNeeded: parameter(0))
+            guard code == CanonEOSImageFormat.property.rawValue
+                || code == CanonEOSCapture.captureDestinationProperty.rawValue
+            else { return nil }
+            return PTPResponderReply(.devicePropNotSupported)
+        case .getObjectInfo, .getObject, .getPartialObject, .getThumb:
+            guard let object = canon.held[parameter(0)] else { return nil }
+            switch request.code {
+            case .getObjectInfo:
+                return .dataset(object.info)
+            case .getObject:
+                return .data(object.data)
+            case .getThumb:
+                guard let thumbnail = object.thumbnail else { return PTPResponderReply(.noThumbnailPresent) }
+                return .data(thumbnail)
+            default:
+                let size = UInt64(object.data.count)
+                let offset = UInt64(parameter(1))
+                guard offset <= size else { return PTPResponderReply(.invalidParameter) }
+                let count = min(UInt64(parameter(2)), size - offset)
+                return PTPResponderReply(
+                    parameters: [UInt32(count)],
+                    dataIn: SliceDataSource(base: PTPBytesSource(object.data), offset: offset, byteCount: count))
+            }
+        default:
+            return nil
+        }
+    }
+
+    private static let canonOperations: Set<OperationCode> = [
+        OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode, OperationCode.Canon.getEvent,
+        OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
+        OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.remoteRelease, OperationCode.Canon.transferComplete,
+        OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock,
+    ]
+
+    private func setCanonProperty(_ bytes: [UInt8]) -> PTPResponderReply {
+        guard let value = try? CanonEOSPropertyValue(ptpEncoded: bytes) else { return PTPResponderReply(.invalidDataset) }
+        switch value.propertyCode {
+        case UInt32(CanonEOSImageFormat.property.rawValue):
+            guard let format = try? CanonEOSImageFormat(ptpEncoded: value.value),
+                CanonEmulatorState.imageFormats.contains(format)
+            else { return PTPResponderReply(.invalidDevicePropValue) }
+            canon.imageFormat = format
+        case UInt32(CanonEOSCapture.captureDestinationProperty.rawValue):
+            guard value.value.count == 4 else { return PTPResponderReply(.invalidDevicePropFormat) }
+            let destination =
+                UInt32(value.value[0]) | UInt32(value.value[1]) << 8 | UInt32(value.value[2]) << 16
+                | UInt32(value.value[3]) << 24
+            guard destination == CanonEOSCapture.destinationCard || destination == CanonEOSCapture.destinationHost else {
+                return PTPResponderReply(.invalidDevicePropValue)
+            }
+            canon.destination = destination
+        default:
+            return PTPResponderReply(.devicePropNotSupported)
+        }
+        if canon.eventMode == CanonEOSCapture.eventModeOn { canon.queueSettings() }
+        return PTPResponderReply()
+    }
+
+    private func canonRelease(transactionID: UInt32) -> PTPResponderReply {
+        // A body not in remote mode ignores the host's shutter; a busy one (developing, buffer full) refuses.
+        guard canon.remoteMode != 0, captureTask == nil, canon.held.count < CanonEmulatorState.maxHeldObjects else {
+            return PTPResponderReply(.deviceBusy)
+        }
+        let format = canon.imageFormat
+        let quality: ImageQuality = format.includesRaw ? (format.includesJPEG ? .rawPlusJPEG : .raw) : .jpeg
+        let toCard = canon.destination == CanonEOSCapture.destinationCard
+        if toCard {
+            guard let free = store.store(Self.cardStorageID)?.freeBytes, free >= estimatedShotByteCount(quality) else {
+                return PTPResponderReply(.storeFull)
+            }
+        }
+        guard let plan = vendorShotPlan(quality: quality) else { return PTPResponderReply(.generalError) }
+        let time = clock.now()
+        let tiffModel = CameraModel.canonTIFFModel
+        captureTask = Task {
+            let result = await VendorShot.develop(plan) { frame throws(EmulatorError) in
+                try CR2Writer.encode(frame, model: tiffModel)
+            }
+            self.finishCanonCapture(result, time: time, toCard: toCard)
+        }
+        return PTPResponderReply()
+    }
+
+    private func finishCanonCapture(_ result: Result<VendorShot.Result, EmulatorError>, time: PTPDateTime, toCard: Bool) {
+        defer { captureTask = nil }
+        let shot: VendorShot.Result
+        switch result {
+        case .success(let developed): shot = developed
+        case .failure(let error):
+            captureErrors.append(error)
+            return
+        }
+        fileNumber = fileNumber >= 9999 ? 1 : fileNumber + 1
+        let stem = model.filePrefix + String(repeating: "0", count: 4 - String(fileNumber).count) + String(fileNumber)
+        var parent = ObjectHandle(rawValue: 0)
+        if toCard {
+            guard let folder = captureFolder() else { return }
+            parent = folder
+        }
+        let storage = toCard ? Self.cardStorageID : StorageID(rawValue: 0)
+        let thumb = shot.thumbnail
+        func info(_ format: ObjectFormatCode, _ name: String, _ size: Int, _ width: Int, _ height: Int, _ depth: Int)
+            -> ObjectInfo
+        {
+            ObjectInfo(
+                storageID: storage, objectFormat: format, objectCompressedSize: UInt32(clamping: size),
+                thumbFormat: thumb == nil ? .undefined : .jfif, thumbCompressedSize: UInt32(thumb?.bytes.count ?? 0),
+                thumbPixWidth: UInt32(thumb?.width ?? 0), thumbPixHeight: UInt32(thumb?.height ?? 0),
+                imagePixWidth: UInt32(width), imagePixHeight: UInt32(height), imageBitDepth: UInt32(depth),
+                parentObject: parent, filename: name, captureDate: time.ptpString, modificationDate: time.ptpString)
+        }
+        var objects: [(ObjectInfo, [UInt8])] = []
+        if let raw = shot.raw {
+            objects.append(
+                (info(ObjectFormatCode.Canon.crw3, stem + ".CR2", raw.count, sensorWidth, sensorHeight, 14), raw))
+        }
+        if let jpeg = shot.jpeg {
+            objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, 24), jpeg.bytes))
+        }
+        for (objectInfo, bytes) in objects {
+            if toCard {
+                guard let handle = store.add(objectInfo, data: bytes, thumbnail: thumb?.bytes) else { return }
+                canon.queue(
+                    .objectAdded(
+                        CanonEOSObjectAdded(
+                            code: EventCode.Canon.objectAddedEx, handle: handle, storageID: Self.cardStorageID,
+                            format: objectInfo.objectFormat, byteCount: UInt32(clamping: bytes.count), parent: parent,
+                            filename: objectInfo.filename)))
+            } else {
+                let handle = canon.nextHeldHandle
+                canon.nextHeldHandle = handle >= 0x9FFF_FFFF ? CanonEmulatorState.firstHeldHandle : handle + 1
+                canon.held[handle] = CanonEmulatorState.HeldObject(info: objectInfo, data: bytes, thumbnail: thumb?.bytes)
+                canon.queue(
+                    .requestObjectTransfer(
+                        CanonEOSTransferRequest(
+                            code: EventCode.Canon.requestObjectTransfer, handle: ObjectHandle(rawValue: handle),
+                            format: objectInfo.objectFormat, byteCount: UInt32(clamping: bytes.count),
+                            filename: objectInfo.filename)))
+            }
+        }
+    }
+}

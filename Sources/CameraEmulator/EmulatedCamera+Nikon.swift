@@ -1,0 +1,174 @@
+import PTP
+import RawImage
+
+/// The Nikon personality's state: the shot in SDRAM and the events waiting for GetEvent.
+struct NikonEmulatorState: Sendable {
+    /// An object in SDRAM: not on any store, not in GetObjectHandles, reachable by its handle only.
+    struct SDRAMObject: Sendable {
+        var info: ObjectInfo
+        var data: [UInt8]
+        var thumbnail: [UInt8]?
+    }
+
+    /// The first SDRAM handle (libgphoto2 `camera_nikon_capture` starts from `newobject = 0xffff0001`).
+    static let firstSDRAMHandle: UInt32 = 0xFFFF_0001
+    /// Most events kept for GetEvent; a host that never polls must not grow the queue without bound.
+    static let maxQueuedEvents = 1024
+
+    /// The last shot's objects, by handle; freed when the next shot starts (as the body reuses its buffer).
+    var sdram: [UInt32: SDRAMObject] = [:]
+    /// Events since the last GetEvent, oldest first.
+    var events: [NikonEventList.Event] = []
+
+    mutating func queue(_ event: NikonEventList.Event) {
+        if events.count >= Self.maxQueuedEvents { events.removeFirst() }
+        events.append(event)
+    }
+}
+
+extension EmulatedCamera {
+    /// The Nikon operations, and the standard object operations on SDRAM handles.
+    ///
+    /// - InitiateCaptureRecInSdram (0x90C0, parameter 0xFFFFFFFF or 0xFFFFFFFE): DeviceBusy while a shot develops,
+    ///   else OK at once; the shot lands in SDRAM and GetEvent reports ObjectAddedInSdram (0xC101) per object, then
+    ///   CaptureCompleteRecInSdram (0xC102).
+    /// - InitiateCaptureRecInMedia (0x9207, parameters AF mode and media: 1 SDRAM, 0 card; libgphoto2 `ptp.h`):
+    ///   SDRAM as above; the card stores the files in the DCF folder and reports ObjectAdded (0x4002) and
+    ///   CaptureComplete (0x400D) through GetEvent.
+    /// - InitiateCapture (0x100E): the card, as InitiateCaptureRecInMedia with media 0.
+    /// - DeviceReady (0x90C8): DeviceBusy while the shot develops, else OK.
+    /// - GetEvent (0x90C7): the queued events (``NikonEventList``), then an empty list.
+    /// - GetObjectInfo, GetObject, GetPartialObject, GetThumb and DeleteObject on an SDRAM handle.
+    func answerNikon(_ request: PTPRequest, dataOut: [UInt8]?) -> PTPResponderReply? {
+        let p = request.parameters
+        func parameter(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
+        switch request.code {
+        case OperationCode.Nikon.initiateCaptureRecInSdram:
+            guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
+            return nikonCapture(toCard: false, transactionID: request.transactionID)
+        case OperationCode.Nikon.initiateCaptureRecInMedia:
+            guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
+            guard parameter(1) <= 1 else { return PTPResponderReply(.invalidParameter) }
+            return nikonCapture(toCard: parameter(1) == 0, transactionID: request.transactionID)
+        case .initiateCapture:
+            // The standard capture stores on the card, reported through GetEvent like every Nikon event.
+            return nikonCapture(toCard: true, transactionID: request.transactionID)
+        case OperationCode.Nikon.deviceReady:
+            return PTPResponderReply(captureTask == nil ? .ok : .deviceBusy)
+        case OperationCode.Nikon.getEvent:
+            let list = NikonEventList(nikon.events)
+            nikon.events.removeAll()
+            return .dataset(list)
+        case .getObjectInfo, .getObject, .getPartialObject, .getThumb, .deleteObject:
+            guard let object = nikon.sdram[parameter(0)] else { return nil }
+            switch request.code {
+            case .getObjectInfo:
+                return .dataset(object.info)
+            case .getObject:
+                return .data(object.data)
+            case .getThumb:
+                guard let thumbnail = object.thumbnail else { return PTPResponderReply(.noThumbnailPresent) }
+                return .data(thumbnail)
+            case .getPartialObject:
+                let size = UInt64(object.data.count)
+                let offset = UInt64(parameter(1))
+                guard offset <= size else { return PTPResponderReply(.invalidParameter) }
+                let count = min(UInt64(parameter(2)), size - offset)
+                return PTPResponderReply(
+                    parameters: [UInt32(count)],
+                    dataIn: SliceDataSource(base: PTPBytesSource(object.data), offset: offset, byteCount: count))
+            default:
+                nikon.sdram[parameter(0)] = nil
+                return PTPResponderReply()
+            }
+        default:
+            return nil
+        }
+    }
+
+    private func nikonCapture(toCard: Bool, transactionID: UInt32) -> PTPResponderReply {
+        guard captureTask == nil else { return PTPResponderReply(.deviceBusy) }
+        let quality = currentQuality
+        if toCard {
+            guard let free = store.store(Self.cardStorageID)?.freeBytes, free >= estimatedShotByteCount(quality) else {
+                return PTPResponderReply(.storeFull)
+            }
+        }
+        guard let plan = vendorShotPlan(quality: quality) else { return PTPResponderReply(.generalError) }
+        // The body reuses its buffer: the previous shot's SDRAM objects are gone once the next one starts.
+        nikon.sdram.removeAll()
+        let time = clock.now()
+        let tiffModel = CameraModel.nikonTIFFModel
+        captureTask = Task {
+            let result = await VendorShot.develop(plan) { frame throws(EmulatorError) in
+                try NEFWriter.encode(frame, model: tiffModel, software: "Ver.1.10")
+            }
+            self.finishNikonCapture(result, time: time, toCard: toCard, transactionID: transactionID)
+        }
+        return PTPResponderReply()
+    }
+
+    private func finishNikonCapture(
+        _ result: Result<VendorShot.Result, EmulatorError>, time: PTPDateTime, toCard: Bool, transactionID: UInt32
+    ) {
+        defer { captureTask = nil }
+        let shot: VendorShot.Result
+        switch result {
+        case .success(let developed): shot = developed
+        case .failure(let error):
+            captureErrors.append(error)
+            return
+        }
+        fileNumber = fileNumber >= 9999 ? 1 : fileNumber + 1
+        let stem = model.filePrefix + String(repeating: "0", count: 4 - String(fileNumber).count) + String(fileNumber)
+        let storage = toCard ? Self.cardStorageID : StorageID(rawValue: 0)
+        var parent = ObjectHandle(rawValue: 0)
+        if toCard {
+            guard let folder = captureFolder() else {
+                nikon.queue(.init(code: .storeFull, parameter: Self.cardStorageID.rawValue))
+                return
+            }
+            parent = folder
+        }
+        let thumb = shot.thumbnail
+        func info(_ format: ObjectFormatCode, _ name: String, _ size: Int, _ width: Int, _ height: Int, _ depth: Int)
+            -> ObjectInfo
+        {
+            ObjectInfo(
+                storageID: storage, objectFormat: format, objectCompressedSize: UInt32(clamping: size),
+                thumbFormat: thumb == nil ? .undefined : .jfif, thumbCompressedSize: UInt32(thumb?.bytes.count ?? 0),
+                thumbPixWidth: UInt32(thumb?.width ?? 0), thumbPixHeight: UInt32(thumb?.height ?? 0),
+                imagePixWidth: UInt32(width), imagePixHeight: UInt32(height), imageBitDepth: UInt32(depth),
+                parentObject: parent, filename: name, captureDate: time.ptpString, modificationDate: time.ptpString)
+        }
+        var objects: [(ObjectInfo, [UInt8])] = []
+        if let raw = shot.raw {
+            objects.append(
+                (
+                    info(CameraModel.nikonNEFFormat, stem + ".NEF", raw.count, shot.rawWidth, shot.rawHeight, shot.rawBitDepth),
+                    raw
+                ))
+        }
+        if let jpeg = shot.jpeg {
+            objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, 24), jpeg.bytes))
+        }
+        if toCard {
+            for (objectInfo, bytes) in objects {
+                guard let handle = store.add(objectInfo, data: bytes, thumbnail: thumb?.bytes) else {
+                    nikon.queue(.init(code: .storeFull, parameter: Self.cardStorageID.rawValue))
+                    return
+                }
+                nikon.queue(.init(code: .objectAdded, parameter: handle.rawValue))
+            }
+            nikon.queue(.init(code: .captureComplete, parameter: transactionID))
+            return
+        }
+        var handle = NikonEmulatorState.firstSDRAMHandle
+        for (objectInfo, bytes) in objects {
+            nikon.sdram[handle] = NikonEmulatorState.SDRAMObject(info: objectInfo, data: bytes, thumbnail: thumb?.bytes)
+            nikon.queue(.init(code: EventCode.Nikon.objectAddedInSdram, parameter: handle))
+            handle += 1
+        }
+        nikon.queue(.init(code: EventCode.Nikon.captureCompleteRecInSdram, parameter: 0))
+    }
+}

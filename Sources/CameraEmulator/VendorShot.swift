@@ -1,0 +1,93 @@
+import DNG
+import Dispatch
+import RawImage
+
+/// Develops a shot for a vendor personality: the same synthetic frame ``ShotRenderer`` renders, with the raw file
+/// written in the maker's format (NEF, CR2) by the personality's encoder instead of TIFF/EP.
+///
+/// Like ``ShotRenderer``, it runs on a queue of its own so the camera keeps answering polls (DeviceReady,
+/// GetEvent) while a frame renders.
+enum VendorShot {
+    /// A developed shot.
+    struct Result: Sendable {
+        /// The raw file in the maker's format, when the quality includes raw.
+        var raw: [UInt8]?
+        /// The pixel size of the raw file's image and its depth.
+        var rawWidth = 0, rawHeight = 0, rawBitDepth = 0
+        /// The JPEG, when the quality includes JPEG.
+        var jpeg: ShotRenderer.EncodedImage?
+        /// A small JPEG for GetThumb.
+        var thumbnail: ShotRenderer.EncodedImage?
+    }
+
+    /// Encodes a frame in the maker's raw format.
+    typealias RawEncoder = @Sendable (RawFrame) throws(EmulatorError) -> [UInt8]
+
+    private static let queue = DispatchQueue(label: "rawcap.emulator.vendor-render", qos: .utility)
+
+    /// Develops `plan`, writing the raw file with `encode`.
+    static func develop(_ plan: ShotRenderer.Plan, encode: @escaping RawEncoder) async -> Swift.Result<
+        Result, EmulatorError
+    > {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(
+                    returning: Swift.Result { () throws(EmulatorError) in try developNow(plan, encode: encode) })
+            }
+        }
+    }
+
+    private static func developNow(_ plan: ShotRenderer.Plan, encode: RawEncoder) throws(EmulatorError) -> Result {
+        let frame: RawFrame
+        do {
+            frame = try ShotRenderer.renderFrame(plan)
+        } catch {
+            throw EmulatorError(.captureFailed, "rendering the shot: \(error)")
+        }
+        plan.frameHandler?(frame)
+        var result = Result()
+        if plan.quality.includesRaw {
+            result.raw = try encode(frame)
+            result.rawWidth = frame.activeArea.width & ~1
+            result.rawHeight = frame.activeArea.height & ~1
+            result.rawBitDepth = frame.bitsPerSample
+        }
+        do {
+            var small: RGBImage8
+            if plan.quality.includesJPEG {
+                let image = try frame.renderRGB8(RenderOptions(method: .quality))
+                let jpeg = try JPEGImage(encoding: image, quality: ShotRenderer.jpegQuality)
+                result.jpeg = ShotRenderer.EncodedImage(bytes: jpeg.bytes, width: jpeg.width, height: jpeg.height)
+                small = try image.downscaled(toLongSide: ShotRenderer.thumbnailLongSide)
+            } else {
+                small = try frame.renderRGB8(RenderOptions(longSide: ShotRenderer.thumbnailLongSide))
+            }
+            let thumbnail = try JPEGImage(encoding: small, quality: ShotRenderer.thumbnailQuality)
+            result.thumbnail = ShotRenderer.EncodedImage(
+                bytes: thumbnail.bytes, width: thumbnail.width, height: thumbnail.height)
+        } catch {
+            throw EmulatorError(.captureFailed, "rendering the shot's JPEG: \(error)")
+        }
+        return result
+    }
+}
+
+extension EmulatedCamera {
+    /// The plan of a shot at the current settings with `quality`, as InitiateCapture makes it; `nil` when the
+    /// exposure settings do not describe a shot.
+    func vendorShotPlan(quality: ImageQuality) -> ShotRenderer.Plan? {
+        guard let exposure = try? currentExposure() else { return nil }
+        let time = clock.now()
+        var identity = CaptureMetadata(
+            make: model.manufacturer, model: model.model, uniqueCameraModel: "\(model.manufacturer) \(model.model)",
+            serialNumber: model.serialNumber, lensModel: model.lensModel)
+        identity.orientation = .normal
+        let plan = ShotRenderer.Plan(
+            width: sensorWidth, height: sensorHeight, cfa: model.cfa, bitsPerSample: currentRawBitDepth,
+            exposure: exposure, seed: configuration.seed &+ shotCount, captureTime: CameraClock.captureTime(time),
+            identity: identity, illuminant: configuration.illuminant, sensor: configuration.sensor,
+            whiteBalance: whiteBalanceTarget, quality: quality, frameHandler: configuration.renderedFrameHandler)
+        shotCount += 1
+        return plan
+    }
+}

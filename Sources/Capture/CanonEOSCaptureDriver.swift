@@ -1,0 +1,119 @@
+import Logging
+import PTP
+
+/// Canon EOS remote capture: RemoteReleaseOn/Off (0x9128/0x9129, a full press without autofocus) or RemoteRelease
+/// (0x910F) on older bodies, then EOS GetEvent (0x9116) polling until the shot's records arrive:
+/// RequestObjectTransfer (0xC186/0xC1A9) for a shot held for the host, ObjectAddedEx (0xC181/0xC1A7) for one
+/// written to the card. After the run has downloaded a held shot, TransferComplete (0x9117) frees the body's buffer
+/// (libgphoto2 `library.c` `camera_canon_eos_capture`). The session is prepared once per run by
+/// ``CanonEOSHostState``.
+public struct CanonEOSCaptureDriver: CaptureDriver {
+    /// `canon-eos`.
+    public var name: String { "canon-eos" }
+    let state: CanonEOSHostState
+    /// Whether the release focuses first.
+    public var autofocus = false
+    /// Pause between GetEvent polls: libgphoto2 backs off from 20 ms; 50 ms keeps a body serving its shot.
+    public var pollInterval = Duration.milliseconds(50)
+    /// Empty polls after the last new object before the shot counts as complete when the object count is unknown.
+    public var settlePolls = 3
+
+    /// Takes one shot (see the type's description).
+    public func capture(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await state.prepare(session: session)
+        guard let info = await state.deviceInfo else {
+            throw CaptureError(.formatUnavailable, "the Canon EOS session is not prepared")
+        }
+        // Records from before this shot (a previous shot's, seen while reading settings) are not this shot's.
+        _ = await state.takePending()
+        let stale = try await session.canonGetEvents().events
+        await state.absorb(stale)
+        _ = await state.takePending()
+        try await release(session: session, info: info, timing: timing)
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        var objects: [AnnouncedObject] = []
+        var quiet = 0
+        while true {
+            if let expecting, objects.count >= expecting { break }
+            if expecting == nil, !objects.isEmpty, quiet >= settlePolls { break }
+            if clock.now - started >= timing.shotTimeout { break }
+            try await Task.sleep(for: pollInterval)
+            if info.supports(OperationCode.Canon.keepDeviceOn), objects.isEmpty, quiet % 40 == 39 {
+                // libgphoto2 keeps the body awake during long exposures the same way.
+                try await session.execute(OperationCode.Canon.keepDeviceOn)
+            }
+            let events = try await session.canonGetEvents().events
+            await state.absorb(events)
+            var added = false
+            for event in await state.takePending() {
+                guard let object = announced(event), !objects.contains(where: { $0.handle == object.handle }) else {
+                    continue
+                }
+                objects.append(object)
+                added = true
+                await announce(object)
+            }
+            quiet = added ? 0 : quiet + 1
+        }
+        if objects.isEmpty {
+            throw CaptureError(
+                .captureTimeout, "the camera reported no object within \(timing.shotTimeout) of the release")
+        }
+        return objects
+    }
+
+    /// TransferComplete for each object the body held for the host; objects on the card stay.
+    public func downloaded(_ objects: [AnnouncedObject], session: PTPSession) async throws {
+        for object in objects where object.info.storageID.rawValue == 0 {
+            try await session.canonTransferComplete(object.handle)
+        }
+    }
+
+    private func release(session: PTPSession, info: DeviceInfo, timing: CaptureTiming) async throws {
+        var delay = timing.busyDelay
+        var attempt = 1
+        while true {
+            do {
+                for step in CanonEOSCapture.release(for: info, autofocus: autofocus) {
+                    guard case .operation(let code, let parameters) = step else { continue }
+                    try await session.execute(code, parameters: parameters)
+                }
+                return
+            } catch let error as PTPError where error.response == .deviceBusy {
+                guard attempt < timing.busyAttempts else {
+                    throw CaptureError(.cameraBusy, "the camera answered DeviceBusy to \(attempt) releases in a row")
+                }
+                attempt += 1
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(1))
+            } catch let error as PTPError where error.response == .storeFull {
+                throw CaptureError(.cardFull, "the camera's card is full (StoreFull)")
+            }
+        }
+    }
+
+    /// The object a shot record names: a held object (storage 0) or one on the card.
+    private func announced(_ event: CanonEOSEvent) -> AnnouncedObject? {
+        switch event {
+        case .requestObjectTransfer(let request):
+            return AnnouncedObject(
+                handle: request.handle,
+                info: ObjectInfo(
+                    objectFormat: request.format, objectCompressedSize: request.byteCount, filename: request.filename))
+        case .objectAdded(let added):
+            guard added.format != .association else { return nil }
+            return AnnouncedObject(
+                handle: added.handle,
+                info: ObjectInfo(
+                    storageID: added.storageID, objectFormat: added.format, objectCompressedSize: added.byteCount,
+                    parentObject: added.parent, filename: added.filename))
+        default:
+            return nil
+        }
+    }
+}

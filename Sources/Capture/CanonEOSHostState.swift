@@ -1,0 +1,111 @@
+import Logging
+import PTP
+
+/// What rawcap knows about a Canon EOS body during a run: whether the remote session is prepared, the settings its
+/// GetEvent records reported, and where shots go. Shared by ``CanonEOSCaptureDriver`` and
+/// ``CanonEOSQualityControl``, made once per run by ``CameraProfile/canonEOS(logger:)``.
+public actor CanonEOSHostState {
+    /// Where the warnings go.
+    public nonisolated let logger: Logger
+    private var info: DeviceInfo?
+    private var imageFormat: CanonEOSImageFormat?
+    private var offeredFormats: [CanonEOSImageFormat] = []
+    private(set) var destination: UInt32?
+    /// Records that arrived while reading settings, kept for the capture loop (an object a previous poll saw).
+    private var pending: [CanonEOSEvent] = []
+    /// Most GetEvent polls while draining the body's initial dump.
+    static let maxDrainPolls = 64
+
+    init(logger: Logger) { self.logger = logger }
+
+    /// The body's DeviceInfo (once prepared).
+    var deviceInfo: DeviceInfo? { info }
+
+    /// Prepares the remote session once (libgphoto2 `library.c` `camera_prepare_canon_eos_capture`): SetRemoteMode
+    /// 1, SetEventMode 1, GetEvent until the body's dump of settings is drained, CaptureDestination = host (4),
+    /// PCHDDCapacity. Optional steps the body does not list are reported once as a warning; the shot then goes
+    /// where the body stores it (its card, announced with ObjectAddedEx).
+    func prepare(session: PTPSession) async throws {
+        if info != nil { return }
+        let info = try await session.getDeviceInfo()
+        guard info.supports(OperationCode.Canon.getEvent),
+            info.supports(OperationCode.Canon.remoteRelease) || info.supports(OperationCode.Canon.remoteReleaseOn)
+        else {
+            throw CaptureError(.formatUnavailable, "the camera lists neither EOS GetEvent nor an EOS release")
+        }
+        if info.supports(OperationCode.Canon.setRemoteMode) {
+            try await session.canonSetRemoteMode()
+        } else {
+            logger.warning("Canon EOS: the camera has no SetRemoteMode (0x9114); releasing without it")
+        }
+        if info.supports(OperationCode.Canon.setEventMode) {
+            try await session.canonSetEventMode()
+        } else {
+            logger.warning("Canon EOS: the camera has no SetEventMode (0x9115); polling GetEvent without it")
+        }
+        for _ in 0..<Self.maxDrainPolls {
+            let list = try await session.canonGetEvents()
+            if list.events.isEmpty { break }
+            absorb(list.events)
+        }
+        if info.supports(OperationCode.Canon.setDevicePropValueEx) {
+            do {
+                try await session.canonSetPropertyValue(
+                    CanonEOSPropertyValue(
+                        property: CanonEOSCapture.captureDestinationProperty, uint32: CanonEOSCapture.destinationHost))
+                destination = CanonEOSCapture.destinationHost
+            } catch let error as PTPError {
+                logger.warning("Canon EOS: the camera refused CaptureDestination = host (\(error)); shots go to its card")
+            }
+        } else {
+            logger.warning(
+                "Canon EOS: the camera has no SetDevicePropValueEx (0x9110); capture destination and image quality stay as set on the camera"
+            )
+        }
+        if destination == CanonEOSCapture.destinationHost {
+            if info.supports(OperationCode.Canon.pcHDDCapacity) {
+                try await session.canonReportHostCapacity()
+            } else {
+                logger.warning("Canon EOS: the camera has no PCHDDCapacity (0x911A); it may refuse to release")
+            }
+        }
+        if imageFormat == nil {
+            logger.warning("Canon EOS: the camera reported no ImageFormat (0xD120); image quality stays as set on the camera")
+        }
+        self.info = info
+    }
+
+    /// The offered ImageFormat values and the current one, as the body last reported them.
+    func imageFormats() -> ([CanonEOSImageFormat], CanonEOSImageFormat?) { (offeredFormats, imageFormat) }
+
+    /// Records a value rawcap set.
+    func setImageFormat(_ format: CanonEOSImageFormat) { imageFormat = format }
+
+    /// Takes in a GetEvent reply: settings update the cache; shots are kept for ``takePending()``.
+    func absorb(_ events: [CanonEOSEvent]) {
+        for event in events {
+            switch event {
+            case .propertyChanged(let change):
+                if change.property == CanonEOSImageFormat.property,
+                    let format = try? CanonEOSImageFormat(ptpEncoded: change.value)
+                {
+                    imageFormat = format
+                } else if change.property == CanonEOSCapture.captureDestinationProperty, let value = change.uint32Value {
+                    destination = value
+                }
+            case .availableListChanged(let list) where list.propertyCode == UInt32(CanonEOSImageFormat.property.rawValue):
+                offeredFormats = (try? CanonEOSImageFormat.list(list)) ?? offeredFormats
+            case .objectAdded, .requestObjectTransfer:
+                pending.append(event)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Shot records that arrived outside the capture loop, oldest first; the list empties.
+    func takePending() -> [CanonEOSEvent] {
+        defer { pending.removeAll() }
+        return pending
+    }
+}

@@ -1,0 +1,148 @@
+import Logging
+import PTP
+
+/// Nikon's capture into SDRAM: InitiateCaptureRecInSdram (0x90C0; InitiateCaptureRecInMedia 0x9207 with media
+/// "SDRAM" on bodies that list only that), DeviceReady (0x90C8) while the body answers DeviceBusy, then Nikon
+/// GetEvent (0x90C7) until ObjectAddedInSdram (0xC101) names each object, as libgphoto2 `library.c`
+/// `camera_nikon_capture` does. The steps come from ``PTP/NikonCaptureSequence``; this type performs them.
+///
+/// Before the first shot it makes sure the shot goes to SDRAM (RecordingMedia 0xD10B = 1, so the card is never
+/// written). Optional properties the body lacks (RecordingMedia, CompressionSetting, RawBitMode) are reported once
+/// each as a warning and the body's own setting is used; only the capture operations themselves are required.
+/// Bodies without GetEvent report on the interrupt endpoint, which the driver reads instead.
+public struct NikonCaptureDriver: CaptureDriver {
+    /// `nikon`.
+    public var name: String { "nikon" }
+    /// Where the warnings go.
+    public let logger: Logger
+    /// InitiateCaptureRecInSdram's autofocus parameter.
+    public var autofocus: NikonCaptureSequence.Autofocus
+    private let state = NikonDriverState()
+
+    /// Creates the driver; one per run, since it remembers what it has checked and warned about.
+    public init(logger: Logger, autofocus: NikonCaptureSequence.Autofocus = .none) {
+        self.logger = logger
+        self.autofocus = autofocus
+    }
+
+    /// Takes one shot (see the type's description).
+    public func capture(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        let info = try await state.prepare(session: session, logger: logger)
+        let usesGetEvent = info.supports(OperationCode.Nikon.getEvent)
+        let pollInterval = Duration.milliseconds(50)
+        let maxPolls = max(1, Int(timing.shotTimeout / pollInterval))
+        var sequence = NikonCaptureSequence(
+            configuration: .init(autofocus: autofocus, pollInterval: pollInterval, maxPolls: maxPolls))
+        // Events left from before this shot (a property change, a previous shot's straggler) are not this shot's.
+        if usesGetEvent { _ = try await session.nikonGetEvents() }
+        var step = sequence.firstStep
+        var busyStarts = 0
+        while true {
+            switch step {
+            case .initiateCapture(let parameters, let delay):
+                try await pause(delay)
+                let accepted = try await initiate(session: session, info: info, parameters: parameters)
+                if !accepted {
+                    busyStarts += 1
+                    if busyStarts >= max(1, timing.busyAttempts) {
+                        throw CaptureError(
+                            .cameraBusy, "the camera answered DeviceBusy to \(busyStarts) capture requests in a row")
+                    }
+                }
+                step = sequence.next(after: accepted ? .accepted : .busy)
+            case .checkDeviceReady(let delay):
+                try await pause(delay)
+                step = sequence.next(after: try await session.nikonDeviceReady() ? .accepted : .busy)
+            case .getEvents(let delay):
+                try await pause(delay)
+                let events = try await poll(session: session, usesGetEvent: usesGetEvent)
+                if events.contains(where: { $0.code == .storeFull }) {
+                    throw CaptureError(.cardFull, "the camera's memory filled up during the shot")
+                }
+                step = sequence.next(after: .events(events))
+            case .download(let handles):
+                var objects: [AnnouncedObject] = []
+                for handle in handles {
+                    let object = AnnouncedObject(handle: handle, info: try await session.getObjectInfo(handle))
+                    objects.append(object)
+                    await announce(object)
+                }
+                return objects
+            case .failed(let reason):
+                throw CaptureError(.captureTimeout, "Nikon capture: \(reason)")
+            }
+        }
+    }
+
+    private func pause(_ delay: Duration) async throws {
+        if delay > .zero { try await Task.sleep(for: delay) }
+    }
+
+    /// InitiateCaptureRecInSdram, or InitiateCaptureRecInMedia with media 1 (SDRAM) on bodies that list only it.
+    private func initiate(session: PTPSession, info: DeviceInfo, parameters: [UInt32]) async throws -> Bool {
+        do {
+            if info.supports(OperationCode.Nikon.initiateCaptureRecInSdram) {
+                try await session.execute(OperationCode.Nikon.initiateCaptureRecInSdram, parameters: parameters)
+            } else {
+                // libgphoto2 `ptp.h`: 0x9207 takes the autofocus mode and the media (SDRAM 1, card 0).
+                try await session.execute(
+                    OperationCode.Nikon.initiateCaptureRecInMedia, parameters: parameters + [1])
+            }
+            return true
+        } catch let error as PTPError where error.response == .deviceBusy {
+            return false
+        } catch let error as PTPError where error.response == .storeFull {
+            throw CaptureError(.cardFull, "the camera's memory is full (StoreFull)")
+        }
+    }
+
+    /// The events since the last poll: Nikon GetEvent, or the interrupt endpoint on bodies without it.
+    private func poll(session: PTPSession, usesGetEvent: Bool) async throws -> [NikonEventList.Event] {
+        if usesGetEvent { return try await session.nikonGetEvents().events }
+        var events: [NikonEventList.Event] = []
+        while let event = try await session.nextEvent(timeout: .milliseconds(1)) {
+            events.append(NikonEventList.Event(code: event.code, parameter: event.parameters.first ?? 0))
+        }
+        return events
+    }
+}
+
+/// What a ``NikonCaptureDriver`` has learnt about its camera: checked once per run.
+actor NikonDriverState {
+    private var deviceInfo: DeviceInfo?
+
+    /// The camera's DeviceInfo; the first time, also points captures at SDRAM and warns once about each optional
+    /// property the body lacks.
+    func prepare(session: PTPSession, logger: Logger) async throws -> DeviceInfo {
+        if let deviceInfo { return deviceInfo }
+        let info = try await session.getDeviceInfo()
+        guard info.supports(OperationCode.Nikon.initiateCaptureRecInSdram)
+            || info.supports(OperationCode.Nikon.initiateCaptureRecInMedia)
+        else {
+            throw CaptureError(
+                .formatUnavailable, "the camera lists neither InitiateCaptureRecInSdram nor InitiateCaptureRecInMedia")
+        }
+        let media = NikonRecordingMedia.property
+        if info.devicePropertiesSupported.contains(media) {
+            let sdram = PTPValue.uint8(NikonRecordingMedia.sdram.rawValue)
+            do {
+                if try await session.getDevicePropValue(media, type: .uint8) != sdram {
+                    try await session.setDevicePropValue(media, sdram)
+                }
+            } catch let error as PTPError {
+                logger.warning("Nikon: the camera refused RecordingMedia = SDRAM (\(error)); shots go where it stores them")
+            }
+        } else {
+            logger.warning("Nikon: the camera has no RecordingMedia (0xD10B); shots go where it stores them")
+        }
+        // A missing CompressionSetting is the runner's warning (it covers every profile with a quality property).
+        if !info.devicePropertiesSupported.contains(NikonRawBitMode.property) {
+            logger.warning("Nikon: the camera has no RawBitMode (0xD149); the NEF bit depth stays as set on the camera")
+        }
+        deviceInfo = info
+        return info
+    }
+}

@@ -1,0 +1,160 @@
+import CameraEmulator
+import Capture
+import Foundation
+import Logging
+import PTP
+import RawDecoders
+import RawImage
+import Testing
+
+/// Log messages at warning level and above, for the "say so once" checks.
+final class WarningLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ message: String) { lock.withLock { stored.append(message) } }
+    var messages: [String] { lock.withLock { stored } }
+
+    var logger: Logger {
+        Logger(label: "test.vendor") { _ in WarningCollector(log: self) }
+    }
+}
+
+struct WarningCollector: LogHandler {
+    let log: WarningLog
+    var logLevel: Logger.Level = .warning
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        if event.level >= .warning { log.append("\(event.message)") }
+    }
+}
+
+/// Frames the emulated sensor rendered, in order.
+final class RenderedFrames: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [RawFrame] = []
+    func append(_ frame: RawFrame) { lock.withLock { stored.append(frame) } }
+    var all: [RawFrame] { lock.withLock { stored } }
+}
+
+/// `rawcap shoot`'s engine against the `nikon` personality: SDRAM capture, Nikon GetEvent, NEF through LibRaw.
+@Suite(.serialized) struct NikonCaptureTests {
+    static func activeSamples(_ frame: RawFrame) -> [UInt16] {
+        let area = frame.activeArea
+        var samples: [UInt16] = []
+        for row in area.y..<(area.y + (area.height & ~1)) {
+            for column in area.x..<(area.x + (area.width & ~1)) { samples.append(frame.sample(row: row, column: column)) }
+        }
+        return samples
+    }
+
+    static func runner(_ rig: CaptureRig, _ plan: ShootPlan, logger: Logger) throws -> CaptureRunner {
+        CaptureRunner(
+            session: rig.session, plan: plan, store: rig.store, journal: try Journal(folder: rig.store.folder),
+            logger: logger, observer: rig.events.append)
+    }
+
+    @Test(arguments: [CaptureRig.Reach.usb, .ptpipInMemory, .ptpipLoopback])
+    func aRawShotIsANEFInSDRAMAndEndsInAD850DNG(reach: CaptureRig.Reach) async throws {
+        let frames = RenderedFrames()
+        let rig = try await CaptureRig(
+            width: 160, height: 120, model: .nikon, reach: reach, renderedFrameHandler: frames.append)
+        defer { Task { await rig.close() } }
+        let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2))
+        #expect(summary.format.description == "bayer14")
+        #expect(summary.files.count == 2)
+        #expect(frames.all.count == 2)
+        for (file, rendered) in zip(summary.files, frames.all) {
+            let frame = try #require(try RawDecoder.decode(contentsOf: file.path).frame)
+            #expect(frame.metadata.make == "Nikon")
+            #expect(frame.metadata.model == "D850")
+            #expect(frame.samples == Self.activeSamples(rendered), "the DNG holds exactly the NEF's samples")
+            #expect(frame.bitsPerSample == 14)
+            #expect(frame.blackLevels.allSatisfy { $0 == rendered.blackLevels[0] })
+        }
+        let codes = await rig.camera.transcript.map(\.code)
+        #expect(codes.contains(OperationCode.Nikon.initiateCaptureRecInSdram))
+        #expect(codes.contains(OperationCode.Nikon.deviceReady))
+        #expect(codes.contains(OperationCode.Nikon.getEvent))
+        #expect(!codes.contains(.initiateCapture), "SDRAM capture, not the standard one")
+        // The journal names the camera's file and handle.
+        let announced = rig.journal.filter { $0.event == "object-announced" }
+        #expect(announced.map(\.cameraFile) == ["DSC_0001.NEF", "DSC_0002.NEF"])
+        #expect(announced.map(\.handle) == [0xFFFF_0001, 0xFFFF_0001])
+        #expect(announced.map(\.objectFormat) == [0x3000, 0x3000])
+        // Shots went to SDRAM: the card is untouched.
+        #expect(try await rig.session.getObjectHandles().isEmpty)
+    }
+
+    @Test func rawPlusJPEGPairsTheNEFWithItsJPEGAndRestoresTheQuality() async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, model: .nikon)
+        defer { Task { await rig.close() } }
+        #expect(try await rig.value(.compressionSetting) == .uint8(4))
+        let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2, keepJPEG: true))
+        #expect(summary.files.count == 4)
+        let files = try rig.files()
+        let stems = Set(files.map { String($0.split(separator: ".")[0]) })
+        #expect(stems.count == 2, "\(files)")
+        for stem in stems {
+            #expect(files.contains(stem + ".dng") && files.contains(stem + ".jpg"), "\(stem) paired: \(files)")
+        }
+        let announced = rig.journal.filter { $0.event == "object-announced" }
+        #expect(announced.map(\.handle) == [0xFFFF_0001, 0xFFFF_0002, 0xFFFF_0001, 0xFFFF_0002])
+        // NEF+Fine (7) during the run; NEF (4) again afterwards.
+        let sets = await rig.camera.transcript.filter { $0.code == .setDevicePropValue }.map(\.parameters)
+        #expect(sets.contains([UInt32(DevicePropertyCode.compressionSetting.rawValue)]))
+        #expect(try await rig.value(.compressionSetting) == .uint8(4))
+    }
+
+    @Test(arguments: [(OutputFormat.bayer12, 12), (.bayer14, 14)])
+    func theBitDepthIsNikonsRawBitModeAndIsRestored(format: OutputFormat, bits: Int) async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, model: .nikon)
+        defer { Task { await rig.close() } }
+        try await rig.session.setDevicePropValue(DevicePropertyCode.Nikon.rawBitMode, .uint8(bits == 12 ? 1 : 0))
+        let before = try await rig.value(DevicePropertyCode.Nikon.rawBitMode)
+        let summary = try await rig.shoot(ShootPlan(format: format, count: 1))
+        let file = try #require(summary.files.first)
+        #expect(file.format == format.rawValue)
+        let frame = try #require(try RawDecoder.decode(contentsOf: file.path).frame)
+        #expect(frame.bitsPerSample == bits)
+        // LibRaw's D850 white level for the depth (its linear maximum, below the full scale).
+        #expect(frame.whiteLevel < 1 << bits && frame.whiteLevel > (1 << bits) * 9 / 10, "\(frame.whiteLevel)")
+        let announced = try #require(rig.journal.first { $0.event == "object-announced" })
+        #expect(announced.cameraFile == "DSC_0001.NEF")
+        #expect(try await rig.value(DevicePropertyCode.Nikon.rawBitMode) == before, "restored")
+    }
+
+    @Test func aBodyWithoutTheOptionalPropertiesWarnsOnceAndShootsAsSet() async throws {
+        var model = CameraModel.nikon
+        // Codes a Nikon does not have: the body offers neither RawBitMode nor RecordingMedia.
+        model.rawBitDepthProperty = DevicePropertyCode(rawValue: 0xD001)
+        model.captureTargetProperty = DevicePropertyCode(rawValue: 0xD002)
+        model.rawBitDepthValues = nil
+        let rig = try await CaptureRig(width: 160, height: 120, model: model)
+        defer { Task { await rig.close() } }
+        let warnings = WarningLog()
+        let summary = try await Self.runner(rig, ShootPlan(format: .auto, count: 3), logger: warnings.logger).run()
+        #expect(summary.files.count == 3)
+        #expect(summary.format.description == "bayer", "the depth is the camera's")
+        let messages = warnings.messages
+        #expect(messages.filter { $0.contains("RawBitMode") }.count == 1, "\(messages)")
+        #expect(messages.filter { $0.contains("RecordingMedia") }.count == 1, "\(messages)")
+        // Asking for a depth the body cannot select is an error before anything is shot.
+        await #expect(throws: CaptureError.self) {
+            _ = try await Self.runner(rig, ShootPlan(format: .bayer14, count: 1), logger: warnings.logger).run()
+        }
+    }
+
+    @Test func theDriverFindsTheShotAtFFFF0001WhenTheBodyNamesNoHandle() async throws {
+        // The state machine's fallback, driven by a reply without ObjectAddedInSdram but with CaptureComplete.
+        var sequence = NikonCaptureSequence()
+        _ = sequence.next(after: .accepted)
+        _ = sequence.next(after: .accepted)
+        let step = sequence.next(
+            after: .events([.init(code: EventCode.Nikon.captureCompleteRecInSdram, parameter: 0)]))
+        #expect(step == .download([NikonCaptureSequence.sdramHandle]))
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import RawDecoders
+import TestSupport
+import Testing
+
+/// `rawcap shoot --camera sim --model nikon|canon` as a user runs it: the built binary drives the vendor personality
+/// through the vendor driver, and the DNGs carry the model's identity and samples.
+@Suite(.serialized) struct VendorShootCommandTests {
+    @Test(arguments: [
+        ("nikon", "Nikon", "D850", ["--format", "bayer12"], 12),
+        ("canon", "Canon", "EOS 5D Mark IV", [], 14),
+    ])
+    func twoFramesEndInDNGsOfTheModel(model: String, make: String, name: String, extra: [String], bits: Int)
+        async throws
+    {
+        let folder = try TemporaryDirectory("shoot-\(model)")
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let result = try await Subprocess.runDetached(
+            rawcap,
+            ["shoot", "--camera", "sim", "--model", model, "--sim-sensor", "320x240", "--count", "2", "-o", folder.url.path]
+                + extra)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let contents = try folder.contents()
+        let dngs = contents.filter { $0.hasSuffix(".dng") }.sorted()
+        #expect(dngs.count == 2, "\(contents)")
+        for dng in dngs {
+            let frame = try #require(try RawDecoder.decode(contentsOf: folder.file(dng).path).frame)
+            #expect(frame.metadata.make == make)
+            #expect(frame.metadata.model == name)
+            #expect(frame.bitsPerSample == bits)
+            #expect(frame.cfa == .rggb)
+            #expect(frame.width >= 300 && frame.height >= 220, "\(frame.width)×\(frame.height)")
+            // Real pixels: the test chart, not a constant.
+            #expect(Set(frame.samples.prefix(4096)).count > 100)
+        }
+        let journal = try String(contentsOf: folder.file("rawcap-journal.jsonl"), encoding: .utf8)
+        #expect(journal.contains(model == "nikon" ? "DSC_0001.NEF" : "IMG_0001.CR2"), "\(journal)")
+        #expect(journal.contains(model == "nikon" ? "profile nikon" : "profile canon-eos"), "\(journal)")
+    }
+}
