@@ -45,6 +45,8 @@ extension EmulatedCamera {
 
     /// The raw bit depth.
     var currentRawBitDepth: Int {
+        // A body with one raw depth has no property for it (and a maker may use the code for something else).
+        if model.rawBitDepths.count == 1, let only = model.rawBitDepths.first { return only }
         if let values = model.rawBitDepthValues, let current = properties.value(model.rawBitDepthProperty),
             let index = values.firstIndex(of: current), index < model.rawBitDepths.count
         {
