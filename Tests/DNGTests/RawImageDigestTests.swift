@@ -99,7 +99,7 @@ import Testing
     func everyKernelMatchesOneMD5PerTile(kernel: RawImageDigest.Kernel) {
         // An unsupported kernel falls back to the best one, which is then what this checks.
         for (width, height) in Self.shapes {
-            for (planes, bytes) in [(1, 2), (1, 1), (3, 2), (3, 1)] {
+            for (planes, bytes) in [(1, 2), (1, 1), (2, 2), (3, 2), (3, 1)] {
                 let maximum = bytes == 1 ? 255 : 65535
                 let samples = TestImages.samples(count: width * height * planes, maximum: maximum, seed: UInt64(width + planes))
                 let expected = reference(samples, width: width, height: height, planes: planes, bytes: bytes)
