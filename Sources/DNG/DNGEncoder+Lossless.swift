@@ -21,6 +21,9 @@ extension DNGEncoder {
                 threadCount: options.threadCount)
             return try tiler.encode(samples, width: width, height: height).map(DNGImageChunk.init(bytes:))
         } catch {
+            // The encoder rejects a sample above its precision without saying where; a frame with one gets the same
+            // error, naming the sample, as an uncompressed write (the range is checked only on this rare path).
+            try checkRange(samples, bitsPerSample: bitsPerSample)
             throw DNGError(.compressionFailed, "lossless JPEG encoding failed: \(error)")
         }
     }

@@ -43,7 +43,8 @@ public struct DNGEncoder: Sendable {
         else {
             throw DNGError(.invalidInput, "CFA \(frame.cfa) is not an RGB pattern; rawcap's colour tags are 3×3")
         }
-        try checkRange(frame.samples, bitsPerSample: frame.bitsPerSample)
+        // The lossless encoder finds the largest sample in its first pass anyway, and checks it (losslessTiles).
+        if options.compression == .none { try checkRange(frame.samples, bitsPerSample: frame.bitsPerSample) }
 
         let cfa = frame.cfa
         let crop = frame.defaultCrop
@@ -97,7 +98,7 @@ public struct DNGEncoder: Sendable {
         guard (8...16).contains(image.bitsPerSample) else {
             throw DNGError(.unsupportedBitDepth, "\(image.bitsPerSample) bits per sample; DNG raw data here is 8…16")
         }
-        try checkRange(image.samples, bitsPerSample: image.bitsPerSample)
+        if options.compression == .none { try checkRange(image.samples, bitsPerSample: image.bitsPerSample) }
         let crop = image.defaultCrop
         var entries = try rawImageEntries(
             width: image.width, height: image.height, bitsPerSample: image.bitsPerSample, samplesPerPixel: 3,
@@ -136,7 +137,7 @@ public struct DNGEncoder: Sendable {
     }
 
     /// Throws unless every sample fits `bitsPerSample` bits (16-bit data always does).
-    private func checkRange(_ samples: [UInt16], bitsPerSample: Int) throws(DNGError) {
+    func checkRange(_ samples: [UInt16], bitsPerSample: Int) throws(DNGError) {
         guard bitsPerSample < 16 else { return }
         let limit = UInt16((1 << bitsPerSample) - 1)
         // A branch-free maximum vectorises (one pass over the frame, split across the threads); the slow search for

@@ -38,9 +38,9 @@ public enum DNGWriter {
     /// Encodes `frame` and writes it to a new file at `path`; the file is byte-identical to planning with
     /// ``DNGEncoder/plan(for:previews:)-(RawFrame,_)`` and writing with ``write(_:to:)``, only faster.
     ///
-    /// The raw digest (an MD5 pass over every sample, about as long as writing the file) runs on background threads
-    /// while the file is planned and written; the plan carries zero placeholders that are overwritten in place
-    /// before the file is synced and published.
+    /// The raw digest (``RawImageDigest``, a multi-lane MD5 pass over every sample) runs on background threads while
+    /// the planned file is written; the plan carries zero placeholders that are overwritten in place before the file
+    /// is synced and published.
     @discardableResult
     public static func write(
         _ frame: RawFrame, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String
@@ -73,11 +73,14 @@ public enum DNGWriter {
     ) throws(DNGError) -> Result {
         // Fail on an existing name before spending time on encoding; OutputFile checks again when publishing.
         let file = try OutputFile(creatingAt: path)
+        let plan = try makePlan(pending == nil ? .omitted : .placeholder)
+        // Started once the plan exists, so that its threads never compete with the lossless encoder's (two pools
+        // on the same cores made two encoder threads slower than one); it overlaps the file write and the kernel's
+        // writeback instead, which leave the cores mostly idle.
         let digestJob = pending.map { pending in BackgroundJob { pending.compute() } }
         // On every way out, errors included: a digest thread still inside libcrypto while the process exits (a
         // failed write is often followed by exit) crashed rawcap after "disk full" (fault matrix).
         defer { _ = digestJob?.wait() }
-        let plan = try makePlan(digestJob == nil ? .omitted : .placeholder)
         let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path) {
             guard let digests = digestJob?.wait() else { return [:] }
             return [

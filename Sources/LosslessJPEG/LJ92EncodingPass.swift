@@ -21,14 +21,34 @@ struct LJ92EncodingPass: LJ92KernelVisitor {
     let sink: LJ92BitSink
 
     /// For each component and each difference in ±``directReach``: the bits (low 32) and length (high 32).
+    ///
+    /// Built once per stream (every DNG tile), so it is filled category by category rather than difference by
+    /// difference: a magnitude m of category c is sent as m itself in the c extra bits, and −m as the complement
+    /// of m (m − 1 in one's complement, T.81 F.1.2.1.1), which is what ``LJ92CodeEntry/bits(_:difference:)``
+    /// computes one difference at a time.
     static func directTable(_ codes: [UInt64], components: Int) -> [UInt64] {
         var table = [UInt64](repeating: 0, count: components * directStride)
-        for component in 0..<components {
-            for difference in -directReach...directReach {
-                let (category, signed) = LJ92Kernel.category(ofDifference: Int32(difference))
-                let entry = codes[component * 17 + category]
-                table[component * directStride + difference + directReach] =
-                    LJ92CodeEntry.bits(entry, difference: signed) | (UInt64(LJ92CodeEntry.length(entry)) << 32)
+        table.withUnsafeMutableBufferPointer { table in
+            guard let base = table.baseAddress else { return }
+            for component in 0..<components {
+                let centre = base + component * directStride + directReach
+                var first = 1
+                for category in 0...10 {
+                    let entry = codes[component * 17 + category]
+                    let code = (entry & 0xFFFF_FFFF) | (UInt64(LJ92CodeEntry.length(entry)) << 32)
+                    let mask = (entry &>> 32) & 0xFFFF
+                    if category == 0 {
+                        centre[0] = code
+                        continue
+                    }
+                    let last = first * 2 - 1
+                    for magnitude in first...last {
+                        let bits = UInt64(magnitude)
+                        centre[magnitude] = code | (bits & mask)
+                        centre[-magnitude] = code | (~bits & mask)
+                    }
+                    first = last + 1
+                }
             }
         }
         return table

@@ -90,6 +90,9 @@ import WireFormat
             whiteLevel: 1023)
         let previews = try TestImages.previews(of: frame)
         #expect(throws: DNGError(.sampleOutOfRange)) { try DNGEncoder().plan(for: frame, previews: previews) }
+        // Lossless leaves the range check to the encoder's first pass, and must still name the sample.
+        let lossless = DNGEncoder(options: DNGOptions(compression: .lossless))
+        #expect(throws: DNGError(.sampleOutOfRange)) { try lossless.plan(for: frame, previews: previews) }
     }
 
     @Test func aNonRGBPatternThrows() throws {

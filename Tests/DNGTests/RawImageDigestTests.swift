@@ -65,6 +65,58 @@ import Testing
         #expect(digest([7, 200, 255], width: 3, height: 1, bytes: 1) == md5(md5([7, 200, 255])))
     }
 
+    /// The SDK's algorithm written plainly with one OpenSSL MD5 per tile, fed row by row: the oracle for the
+    /// multi-lane kernels.
+    private func reference(_ samples: [UInt16], width: Int, height: Int, planes: Int, bytes: Int) -> [UInt8] {
+        let tileWidth = min(256, width)
+        let tileHeight = min(256, height)
+        var tileDigests: [UInt8] = []
+        for y0 in stride(from: 0, to: height, by: tileHeight) {
+            for x0 in stride(from: 0, to: width, by: tileWidth) {
+                let md5 = MessageDigest(.md5)
+                for plane in 0..<planes {
+                    for row in y0..<min(height, y0 + tileHeight) {
+                        var rowBytes: [UInt8] = []
+                        for column in x0..<min(width, x0 + tileWidth) {
+                            let value = samples[(row * width + column) * planes + plane]
+                            rowBytes.append(UInt8(value & 0xFF))
+                            if bytes == 2 { rowBytes.append(UInt8(value >> 8)) }
+                        }
+                        md5.update(rowBytes)
+                    }
+                }
+                tileDigests += md5.finalize()
+            }
+        }
+        return md5(tileDigests)
+    }
+
+    /// Shapes that exercise the kernels' paths: one tile, blocks that straddle rows (rows of 74, 94 or 600 bytes),
+    /// clipped right and bottom tiles, batches partly filled, more tiles of one shape than a kernel has lanes.
+    static let shapes: [(width: Int, height: Int)] = [(1, 1), (37, 5), (47, 300), (300, 2), (513, 257), (1300, 700)]
+
+    @Test(arguments: RawImageDigest.Kernel.allCases)
+    func everyKernelMatchesOneMD5PerTile(kernel: RawImageDigest.Kernel) {
+        // An unsupported kernel falls back to the best one, which is then what this checks.
+        for (width, height) in Self.shapes {
+            for (planes, bytes) in [(1, 2), (1, 1), (2, 2), (3, 2), (3, 1)] {
+                let maximum = bytes == 1 ? 255 : 65535
+                let samples = TestImages.samples(count: width * height * planes, maximum: maximum, seed: UInt64(width + planes))
+                let expected = reference(samples, width: width, height: height, planes: planes, bytes: bytes)
+                let computed = samples.withUnsafeBufferPointer {
+                    RawImageDigest.compute(
+                        samples: $0, width: width, height: height, planes: planes, bytesPerSample: bytes,
+                        threadCount: 2, kernel: kernel)
+                }
+                #expect(computed == expected, "\(kernel) on \(width)×\(height), \(planes) planes, \(bytes) bytes")
+            }
+        }
+    }
+
+    @Test func theBestKernelIsSupported() {
+        #expect(RawImageDigest.Kernel.best.isSupported && RawImageDigest.Kernel.portable.isSupported)
+    }
+
     @Test func theThreadCountDoesNotChangeTheDigest() {
         let samples = TestImages.samples(count: 700 * 530, maximum: 16383, seed: 5)
         let one = digest(samples, width: 700, height: 530, threads: 1)

@@ -4,7 +4,8 @@ import RawImage
 
 /// Writing a 6000 × 4000 14-bit RGGB frame as a DNG file (thumbnail, EXIF, colour tags; raw digest on unless the
 /// row says otherwise), uncompressed and lossless, on one thread and on all cores, against a plain write of the
-/// same 48 MB through the same `OutputFile` path (temporary file, `write`, `fsync`, publish, folder `fsync`).
+/// same 48 MB through the same `OutputFile` path (temporary file, `write`, `fsync`, publish, folder `fsync`); and the
+/// NewRawImageDigest alone against one OpenSSL MD5 of the same bytes.
 ///
 /// Targets: uncompressed at least 0.8 × the plain write; lossless at least 400 MB/s of 16-bit input with both
 /// cores. Every row deletes its file again, inside the timing, as the reference row does.
@@ -64,6 +65,35 @@ enum DNGBenchmarks: BenchmarkGroup {
                 unlink(path)
             }
         ]
+        // The raw digest alone, against one OpenSSL MD5 over the same bytes (what the digest cost per tile before
+        // the tiles were hashed side by side in SIMD lanes).
+        let digests = Set(
+            RawImageDigest.Kernel.allCases.filter(\.isSupported).map { kernel in
+                samples.withUnsafeBufferPointer {
+                    RawImageDigest.compute(
+                        samples: $0, width: width, height: height, planes: 1, bytesPerSample: 2, threadCount: threads,
+                        kernel: kernel)
+                }
+            })
+        guard digests.count == 1 else { throw BenchmarkError("the digest kernels disagree: \(digests)") }
+        let md5Name = "MD5 of 48 MB (OpenSSL), 1 thread"
+        rows.append(
+            BenchmarkRow(group: name, name: md5Name, bytes: bytes, reference: plainName) {
+                _ = plain.withUnsafeBytes { MessageDigest.hash(.md5, $0) }
+            })
+        for threadCount in Set([1, threads]).sorted() {
+            rows.append(
+                BenchmarkRow(
+                    group: name, name: "NewRawImageDigest alone, \(threadCount) thread\(threadCount == 1 ? "" : "s")",
+                    bytes: bytes, reference: md5Name
+                ) {
+                    _ = samples.withUnsafeBufferPointer {
+                        RawImageDigest.compute(
+                            samples: $0, width: width, height: height, planes: 1, bytesPerSample: 2,
+                            threadCount: threadCount)
+                    }
+                })
+        }
         for variant in variants {
             let size = sizes[variant.name] ?? 0
             rows.append(
