@@ -11,6 +11,8 @@ extension EmulatedCamera {
         switch model.personality {
         case .standard:
             return nil
+        case .hostile:
+            return answerHostileOperation(request, fault: &fault)
         }
     }
 }

@@ -131,6 +131,11 @@ public actor EmulatedCamera: PTPResponder {
         guard configuration.cardCapacity > 0, configuration.memoryCapacity > 0 else {
             throw EmulatorError(.invalidConfiguration, "the card and the camera memory need a capacity")
         }
+        if model.personality != .hostile,
+            let attack = configuration.faults.first(where: { if case .hostile = $0.kind { true } else { false } })
+        {
+            throw EmulatorError(.invalidConfiguration, "\(attack) needs the hostile model (--model hostile)")
+        }
         self.model = model
         self.configuration = configuration
         self.sensorWidth = width
@@ -178,13 +183,27 @@ public actor EmulatedCamera: PTPResponder {
     /// Answers one operation and records it in ``transcript``.
     public func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
         var fault: String?
+        if let milliseconds = faults.delays[request.code] {
+            // The camera thinks before answering; events and other tasks go on meanwhile.
+            try? await Task.sleep(for: .milliseconds(milliseconds))
+            fault = "delay=\(request.code):\(milliseconds)"
+        }
         var reply = answer(request, dataOut: dataOut, fault: &fault)
         if reply.code == .ok, var source = reply.dataIn {
             if let rate = faults.bytesPerSecond { source = PacedDataSource(source, bytesPerSecond: rate) }
             reply.dataIn = source
-            if let cut = faults.takeDisconnect(sending: source.byteCount) {
+            if source.byteCount > 1, let reboot = faults.takeScheduledBreak(request.code) {
+                reply.linkFault = .disconnect(afterBytes: Int(clamping: source.byteCount / 2))
+                fault = reboot ? "every: reboot mid-download" : "every: disconnect mid-download"
+                if reboot { restart() }
+            } else if case let (cut, reboot)? = faults.takeDisconnect(sending: source.byteCount) {
                 reply.linkFault = .disconnect(afterBytes: cut)
-                fault = "disconnect-after=\(faults.firedDisconnectThreshold ?? 0)"
+                if reboot {
+                    fault = "reboot-after=\(faults.firedRebootThreshold ?? 0)"
+                    restart()
+                } else {
+                    fault = "disconnect-after=\(faults.firedDisconnectThreshold ?? 0)"
+                }
             }
         }
         record(request, dataOut: dataOut, reply: reply, fault: fault)
@@ -290,6 +309,7 @@ public actor EmulatedCamera: PTPResponder {
             if reply.code == .storeFull, faults.cardFull, target == Self.cardStorageID {
                 fault = "card-full"
             }
+            if reply.code == .ok, let scheduled = faults.shotAccepted(shotCount) { fault = scheduled }
             return reply
         default:
             return PTPResponderReply(.operationNotSupported)
@@ -328,7 +348,7 @@ public actor EmulatedCamera: PTPResponder {
         return PTPResponderReply()
     }
 
-    private func closeSessionState() {
+    func closeSessionState() {
         sessionID = nil
         expectedTransactionID = 0
     }
@@ -342,6 +362,7 @@ public actor EmulatedCamera: PTPResponder {
             return
         }
         hub.send(event)
+        if faults.takeDuplicatedEvent(event.code) { hub.send(event) }
     }
 
     private func record(_ request: PTPRequest, dataOut: [UInt8]?, reply: PTPResponderReply, fault: String?) {
