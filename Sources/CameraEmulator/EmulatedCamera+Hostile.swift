@@ -9,7 +9,7 @@ extension EmulatedCamera {
     /// GetPartialObject answered the ways ``hostileBehaviours`` choose; `nil` lets the generic camera answer (it
     /// still shoots and stores real frames, which the attacks then misdescribe or mangle).
     func answerHostileOperation(_ request: PTPRequest, fault: inout String?) -> PTPResponderReply? {
-        fillHostileCard()
+        fillHostileCardIfPending()
         let attacks = hostileBehaviours
         let handle = ObjectHandle(rawValue: request.parameters.first ?? 0)
         switch request.code {
@@ -59,7 +59,7 @@ extension EmulatedCamera {
             } else {
                 pace = nil
             }
-            if let pace { fault = "hostile=\(attacks.sorted { $0.rawValue < $1.rawValue }.map(\.rawValue).joined(separator: "+"))" }
+            if pace != nil { fault = "hostile=\(attacks.sorted { $0.rawValue < $1.rawValue }.map(\.rawValue).joined(separator: "+"))" }
             let source = HostileDataSource(byteCount: claimed, base: base, pace: pace ?? .endless)
             let honest: any PTPDataSource = pace == nil ? base : source
             if request.code == .getObject { return PTPResponderReply(dataIn: honest) }
@@ -77,7 +77,7 @@ extension EmulatedCamera {
     }
 
     /// Puts one RAW+JPEG shot on the card, once, without events: the camera arrives with a photograph on it.
-    private func fillHostileCard() {
+    func fillHostileCardIfPending() {
         guard faults.hostileCardPending else { return }
         faults.hostileCardPending = false
         guard let exposure = try? currentExposure(), let folder = captureFolder() else { return }

@@ -136,6 +136,9 @@ public actor EmulatedCamera: PTPResponder {
         {
             throw EmulatorError(.invalidConfiguration, "\(attack) needs the hostile model (--model hostile)")
         }
+        // The hostile camera's crafted files are built now: building the deep one takes a while in a debug build,
+        // and the first GetObjectInfo must not time out for that.
+        for case .hostile(let behaviour) in configuration.faults.map(\.kind) { _ = HostileTIFF.file(for: behaviour) }
         self.model = model
         self.configuration = configuration
         self.sensorWidth = width
@@ -154,6 +157,9 @@ public actor EmulatedCamera: PTPResponder {
                 maxCapacity: configuration.memoryCapacity, storageDescription: "Camera memory", volumeLabel: ""))
         if faults.cardFull { store.setFull(Self.cardStorageID, true) }
         properties = Self.makeProperties(model, width: width, height: height)
+        // The hostile camera's first shot goes on the card now, not on the first request: a host that connects
+        // right after must not wait for it.
+        if model.personality == .hostile { Task { await self.fillHostileCardIfPending() } }
     }
 
     /// A generic camera that claims `deviceInfo`: its identity, and only those of its operations that the generic

@@ -13,7 +13,7 @@
 /// | `endless-data` | ObjectInfo tells the truth; the data phase claims 4 GiB and never ends | refuse at the data phase's start, or stop at the announced size (exit 65) |
 /// | `silent-data` | the data phase never starts | give up after `--timeout` (exit 74) |
 /// | `stalled-data` | 64 KiB of the data phase, then silence with the link open | give up after `--timeout` (exit 74) |
-/// | `trickle-data` | 64 KiB, then 16 bytes every half second, never silent long enough to time out | give up when the download falls below rawcap's rate floor (exit 74) |
+/// | `trickle-data` | 64 KiB, then 512 bytes every half second, never silent long enough to time out | give up when the download falls below rawcap's rate floor (exit 74) |
 /// | `cyclic-tiff` | raw files whose IFD chain loops back to IFD0 | refuse the file (exit 65) |
 /// | `deep-tiff` | raw files whose SubIFDs nest 10,000 levels deep | refuse the file (exit 65) |
 /// | `subifd-loop` | raw files whose IFD0 lists itself as its SubIFD | refuse the file (exit 65) |

@@ -14,7 +14,7 @@ struct HostileDataSource: PTPDataSource {
         case silent
         /// The object's bytes up to `after`, then nothing, with the link kept open.
         case stalls(after: UInt64)
-        /// The object's bytes up to `after`, then 16 bytes every half second.
+        /// The object's bytes up to `after`, then 512 bytes (one USB packet) every half second.
         case trickles(after: UInt64)
     }
 
@@ -44,7 +44,7 @@ struct HostileDataSource: PTPDataSource {
         case .trickles(let after):
             if offset >= after {
                 try await Task.sleep(for: .milliseconds(500))
-                return try await base.read(at: offset, maxByteCount: min(count, 16))
+                return try await base.read(at: offset, maxByteCount: min(count, 512))
             }
             return try await base.read(at: offset, maxByteCount: Int(min(UInt64(count), after - offset)))
         }

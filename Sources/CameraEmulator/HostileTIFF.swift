@@ -38,9 +38,16 @@ enum HostileTIFF {
         let pixels = 8 + UInt32(levels * ifdByteCount)
         var bytes = header(firstIFD: 8)
         bytes.reserveCapacity(Int(pixels) + pixelByteCount)
+        // One IFD built once, its SubIFDs value patched per level (a debug build takes seconds otherwise).
+        let template = ifd(strip: pixels, subIFD: 0, next: 0)
+        let subIFDValue = 2 + 11 * 12 + 8
         for level in 0..<levels {
-            let child = level + 1 < levels ? 8 + UInt32((level + 1) * ifdByteCount) : nil
-            bytes += ifd(strip: pixels, subIFD: child, next: 0)
+            var entry = level + 1 < levels ? template : ifd(strip: pixels, subIFD: nil, next: 0)
+            if level + 1 < levels {
+                let child = 8 + UInt32((level + 1) * ifdByteCount)
+                for index in 0..<4 { entry[subIFDValue + index] = UInt8(truncatingIfNeeded: child >> (index * 8)) }
+            }
+            bytes += entry
         }
         return bytes + samples
     }()
