@@ -67,7 +67,9 @@ SIGINT_STAGES = {
     "sigint:settings": ("handler", 1.0),
     "sigint:shot": ("shot-requested", 0.5),
     "sigint:encode": ("object-downloaded", 0.05),
-    "sigint:restore": ("run-finished", 0.5),
+    # The restore runs after the last file is journaled and before run-finished; delay=SetDevicePropValue:3000
+    # stretches it to 6 s.
+    "sigint:restore": ("file-written", 1.5),
 }
 
 

@@ -168,7 +168,7 @@ def main():
         problems.append(f"{len(bad)} of {len(sample)} inspected DNGs fail: {bad[:3]}")
 
     # Memory: each shoot's peak, and the resident size through the longest run.
-    peaks = [r["peak_kb"] for r in runs if r["peak_kb"]]
+    peaks = [r["peak_kb"] for r in runs if r["peak_kb"] > 4096]  # a run that ended within its first sample has none
     longest = max(runs, key=lambda r: r["frames"]) if runs else None
     rss_first = rss_last = None
     if longest and len(longest["samples"]) >= 4:
