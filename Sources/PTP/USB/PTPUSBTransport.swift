@@ -447,9 +447,7 @@ public actor PTPUSBTransport: PTPTransport {
             throw TransportError(.ioError, "device status: \(error)")
         }
         guard idle else {
-            // A camera that never finished the transaction it was told to cancel has stopped answering: that is a
-            // timeout, not another program holding the camera (TransportError.busy, exit 75).
-            throw TransportError(.timeout, "device still busy after cancelling transaction \(transactionID)")
+            throw TransportError(.busy, "device still busy after cancelling transaction \(transactionID)")
         }
         framer.reset()
         unsettledTransactionID = nil
