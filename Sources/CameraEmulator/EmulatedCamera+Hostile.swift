@@ -59,7 +59,9 @@ extension EmulatedCamera {
             } else {
                 pace = nil
             }
-            if pace != nil { fault = "hostile=\(attacks.sorted { $0.rawValue < $1.rawValue }.map(\.rawValue).joined(separator: "+"))" }
+            if pace != nil {
+                fault = "hostile=" + attacks.map(\.rawValue).sorted().joined(separator: "+")
+            }
             let source = HostileDataSource(byteCount: claimed, base: base, pace: pace ?? .endless)
             let honest: any PTPDataSource = pace == nil ? base : source
             if request.code == .getObject { return PTPResponderReply(dataIn: honest) }
@@ -69,7 +71,8 @@ extension EmulatedCamera {
             guard offset <= base.byteCount else { return PTPResponderReply(.invalidParameter) }
             let count = min(wanted, base.byteCount - offset)
             // Under endless-data the window claims 4 GiB too: far more than the host asked for.
-            let window = SliceDataSource(base: honest, offset: offset, byteCount: claimed > base.byteCount ? claimed : count)
+            let window = SliceDataSource(
+                base: honest, offset: offset, byteCount: claimed > base.byteCount ? claimed : count)
             return PTPResponderReply(parameters: [UInt32(clamping: count)], dataIn: window)
         default:
             return nil
@@ -98,7 +101,8 @@ extension EmulatedCamera {
             (.exifJPEG, stem + ".JPG", jpeg.bytes, jpeg.width, jpeg.height, 24),
         ] {
             let info = ObjectInfo(
-                storageID: Self.cardStorageID, objectFormat: format, objectCompressedSize: UInt32(clamping: bytes.count),
+                storageID: Self.cardStorageID, objectFormat: format,
+                objectCompressedSize: UInt32(clamping: bytes.count),
                 imagePixWidth: UInt32(width), imagePixHeight: UInt32(height), imageBitDepth: UInt32(depth),
                 parentObject: folder, filename: name, captureDate: time.ptpString, modificationDate: time.ptpString)
             _ = store.add(info, data: bytes)

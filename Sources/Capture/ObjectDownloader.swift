@@ -33,7 +33,8 @@ public struct ObjectDownloader: Sendable {
         // stops it once the timeout's worth of grace is over.
         let grace = max(await session.configuration.timeout * 2, .seconds(2))
         let buffer = DownloadBuffer(
-            limit: Int(announced ?? UInt64(Self.maxObjectByteCount)), floor: .standard(grace: grace), progress: progress)
+            limit: Int(announced ?? UInt64(Self.maxObjectByteCount)), floor: .standard(grace: grace),
+            progress: progress)
         if usesPartialObject, let announced, announced > 0 {
             try await session.downloadObject(object.handle, byteCount: announced, into: buffer)
         } else {

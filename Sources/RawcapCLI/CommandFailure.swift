@@ -151,8 +151,8 @@ extension String {
     /// logs and scripts can grep them), and every other control character a visible `\x1B` (camera strings land
     /// in messages: an escape sequence from a hostile camera must not reach the terminal).
     var oneLine: String {
-        split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map { $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: " ").visibleControlCharacters
+        split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").visibleControlCharacters
     }
 
     /// The text with C0 and C1 control characters (tab aside) and DEL written as `\x1B`, `\x00`, `\x9B`.

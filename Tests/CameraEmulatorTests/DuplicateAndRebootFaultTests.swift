@@ -5,16 +5,22 @@ import Testing
 /// The `duplicate-event` and `reboot-after` faults, seen from a host session.
 @Suite struct DuplicateAndRebootFaultTests {
     @Test func faultsParseAndRoundTrip() throws {
-        let faults = try EmulatorFault.parse(["duplicate-event=ObjectAdded:2", "reboot-after=5000", "duplicate-event=capturecomplete"])
+        let faults = try EmulatorFault.parse([
+            "duplicate-event=ObjectAdded:2", "reboot-after=5000", "duplicate-event=capturecomplete",
+        ])
         #expect(
             faults.map(\.kind) == [
-                .duplicateEvent(.objectAdded, count: 2), .rebootAfter(bytes: 5000), .duplicateEvent(.captureComplete, count: 1),
+                .duplicateEvent(.objectAdded, count: 2), .rebootAfter(bytes: 5000),
+                .duplicateEvent(.captureComplete, count: 1),
             ])
         for fault in faults { #expect(try EmulatorFault(parsing: fault.description) == fault) }
         let delay = try EmulatorFault(parsing: "delay=setdevicepropvalue:3000")
         #expect(delay.kind == .delay(operation: .setDevicePropValue, milliseconds: 3000))
         #expect(delay.description == "delay=SetDevicePropValue:3000")
-        for bad in ["delay=SetDevicePropValue", "delay=SetDevicePropValue:0", "delay=fly:10", "duplicate-event=sunset", "duplicate-event=objectadded:0", "reboot-after=x", "reboot-after"] {
+        for bad in [
+            "delay=SetDevicePropValue", "delay=SetDevicePropValue:0", "delay=fly:10", "duplicate-event=sunset",
+            "duplicate-event=objectadded:0", "reboot-after=x", "reboot-after",
+        ] {
             #expect(throws: EmulatorError(.invalidFault), "\(bad)") { _ = try EmulatorFault(parsing: bad) }
         }
     }

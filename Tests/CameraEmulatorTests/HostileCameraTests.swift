@@ -46,7 +46,8 @@ import Testing
     @Test func aHugeLengthIsClaimedInObjectInfo() async throws {
         let camera = try EmulatedCamera(
             model: .hostile,
-            configuration: .init(sensorWidth: 64, sensorHeight: 48, faults: [try EmulatorFault(parsing: "hostile=huge-length")]))
+            configuration: .init(
+                sensorWidth: 64, sensorHeight: 48, faults: [try EmulatorFault(parsing: "hostile=huge-length")]))
         let link = EmulatorLink.usb(camera)
         let session = PTPSession(transport: link.transport)
         try await session.openSession()

@@ -108,7 +108,11 @@ import Testing
         for name in names {
             #expect(!name.hasPrefix("."), "temporary \(name) left")
             #expect(
-                name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._+-".unicodeScalars.contains($0)) },
+                name.unicodeScalars.allSatisfy {
+                    $0.isASCII
+                        && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                            || "._+-".unicodeScalars.contains($0))
+                },
                 "unsanitised name \(name.debugDescription)")
             #expect(name.utf8.count <= 255)
         }
