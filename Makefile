@@ -10,7 +10,7 @@ PYTHON := $(VENV)/bin/python
 # no, under DEBIAN_FRONTEND=noninteractive below.
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
 	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev umockdev libumockdev-dev gphoto2 \
-	tshark groff-base
+	tshark groff-base time
 PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs
 DEPS_STAMP := .build/deps.stamp
 
@@ -30,7 +30,7 @@ FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
 	-Xswiftc -use-ld=lld --disable-dead-strip
 
-.PHONY: all deps build release test smoke demo bench bench-peers fault-matrix fuzz fuzz-seeds fmt lint install clean record-golden
+.PHONY: all deps build release test smoke demo bench bench-peers fault-matrix soak fuzz fuzz-seeds fmt lint install clean record-golden
 
 all: build
 
@@ -88,6 +88,12 @@ bench-peers: deps
 fault-matrix:
 	$(SWIFT) build -c release --product rawcap
 	Tests/FaultMatrix/fault-matrix.sh .build/release/rawcap
+
+## soak: 2,000 RAW+JPEG frames from `rawcap sim serve` over PTP/IP with a fault every 100 shots, re-run after each
+## failure, then pull --resume; every frame on disk exactly once, memory flat (Tests/Soak; SOAK_ARGS for more).
+soak:
+	$(SWIFT) build -c release --product rawcap
+	Tests/Soak/soak.sh .build/release/rawcap $(SOAK_ARGS)
 
 ## fuzz: build each fuzz target with libFuzzer and AddressSanitizer, run it for FUZZ_SECONDS (default 600) on its
 ## seed corpus; stops at the first finding.

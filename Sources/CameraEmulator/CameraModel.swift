@@ -110,6 +110,9 @@ public struct CameraModel: Hashable, Sendable {
         /// Canon EOS: SetRemoteMode, SetEventMode, RemoteReleaseOn/Off, EOS GetEvent records, CR2 objects on the
         /// card or held for the host until TransferComplete (`EmulatedCamera+Canon.swift`).
         case canonEOS
+        /// The generic camera lying on purpose: the `hostile=` faults (``HostileBehaviour``), in
+        /// `EmulatedCamera+Hostile.swift`.
+        case hostile
     }
 
     /// One value of the image-quality property.
@@ -184,9 +187,23 @@ public struct CameraModel: Hashable, Sendable {
         return model
     }()
 
+    /// The generic camera with the hostile personality (`--model hostile`): it shoots like ``generic`` and attacks
+    /// its host the ways its `hostile=` faults choose (``HostileBehaviour``; `traversal` when none is given). Its
+    /// own small default sensor keeps the attacks quick.
+    public static let hostile: CameraModel = {
+        var model = CameraModel.generic
+        model.identifier = "hostile"
+        model.model = "Hostile Camera"
+        model.serialNumber = "RCHOSTILE1"
+        model.personality = .hostile
+        model.defaultSensorWidth = 640
+        model.defaultSensorHeight = 480
+        return model
+    }()
+
     /// Every personality rawcap ships, by ``identifier``.
     public static let all: [CameraModel] = [
-        .generic, .genericWithoutExposureBias, .nikon, .canon, .sony, .sonyOutsidePCRemote, .fujifilm,
+        .generic, .genericWithoutExposureBias, .nikon, .canon, .sony, .sonyOutsidePCRemote, .fujifilm, .hostile,
     ]
 
     /// The personality named `identifier` (case-insensitive).

@@ -7,7 +7,7 @@ extension EmulatedCamera {
     public func expectsDataOut(_ request: PTPRequest) async -> Bool {
         if [.sendObjectInfo, .sendObject, .setDevicePropValue].contains(request.code) { return true }
         switch model.personality {
-        case .standard, .fujifilm, .nikon:
+        case .standard, .fujifilm, .nikon, .hostile:
             return false
         case .sony:
             return request.code == OperationCode.Sony.setControlDeviceA
@@ -37,6 +37,8 @@ extension EmulatedCamera {
             return answerNikon(request, dataOut: dataOut)
         case .canonEOS:
             return answerCanon(request, dataOut: dataOut)
+        case .hostile:
+            return answerHostileOperation(request, fault: &fault)
         }
     }
 
@@ -44,7 +46,7 @@ extension EmulatedCamera {
     /// CaptureComplete (in the configured ``CaptureEventOrder``).
     func personalityShotEvents(_ stored: [ObjectHandle], transactionID: UInt32) -> [PTPEvent]? {
         switch model.personality {
-        case .standard, .nikon, .canonEOS:
+        case .standard, .nikon, .canonEOS, .hostile:
             // Nikon and Canon EOS queue their events for GetEvent in their own capture code.
             return nil
         case .sony:
@@ -58,7 +60,7 @@ extension EmulatedCamera {
     /// Adds the personality's own properties to a new camera's table.
     static func addPersonalityProperties(_ model: CameraModel, to table: inout PropertyTable) {
         switch model.personality {
-        case .standard, .sony, .nikon, .canonEOS:
+        case .standard, .sony, .nikon, .canonEOS, .hostile:
             return
         case .fujifilm:
             addFujifilmProperties(to: &table)
@@ -70,7 +72,7 @@ extension EmulatedCamera {
     /// sets them only with SetDevicePropValueEx.
     nonisolated func personalityAnswersOnlyItsOwnWay(_ code: DevicePropertyCode) -> Bool {
         switch model.personality {
-        case .standard, .nikon, .sony, .fujifilm:
+        case .standard, .nikon, .sony, .fujifilm, .hostile:
             return false
         case .canonEOS:
             return code == CanonEOSImageFormat.property || code == CanonEOSCapture.captureDestinationProperty

@@ -139,6 +139,14 @@ public actor EmulatedCamera: PTPResponder {
         guard configuration.cardCapacity > 0, configuration.memoryCapacity > 0 else {
             throw EmulatorError(.invalidConfiguration, "the card and the camera memory need a capacity")
         }
+        if model.personality != .hostile,
+            let attack = configuration.faults.first(where: { if case .hostile = $0.kind { true } else { false } })
+        {
+            throw EmulatorError(.invalidConfiguration, "\(attack) needs the hostile model (--model hostile)")
+        }
+        // The hostile camera's crafted files are built now: building the deep one takes a while in a debug build,
+        // and the first GetObjectInfo must not time out for that.
+        for case .hostile(let behaviour) in configuration.faults.map(\.kind) { _ = HostileTIFF.file(for: behaviour) }
         self.model = model
         self.configuration = configuration
         self.sensorWidth = width
@@ -157,6 +165,9 @@ public actor EmulatedCamera: PTPResponder {
                 maxCapacity: configuration.memoryCapacity, storageDescription: "Camera memory", volumeLabel: ""))
         if faults.cardFull { store.setFull(Self.cardStorageID, true) }
         properties = Self.makeProperties(model, width: width, height: height)
+        // The hostile camera's first shot goes on the card now, not on the first request: a host that connects
+        // right after must not wait for it.
+        if model.personality == .hostile { Task { await self.fillHostileCardIfPending() } }
     }
 
     /// A generic camera that claims `deviceInfo`: its identity, and only those of its operations that the generic
@@ -186,13 +197,27 @@ public actor EmulatedCamera: PTPResponder {
     /// Answers one operation and records it in ``transcript``.
     public func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
         var fault: String?
+        if let milliseconds = faults.delays[request.code] {
+            // The camera thinks before answering; events and other tasks go on meanwhile.
+            try? await Task.sleep(for: .milliseconds(milliseconds))
+            fault = "delay=\(request.code):\(milliseconds)"
+        }
         var reply = answer(request, dataOut: dataOut, fault: &fault)
         if reply.code == .ok, var source = reply.dataIn {
             if let rate = faults.bytesPerSecond { source = PacedDataSource(source, bytesPerSecond: rate) }
             reply.dataIn = source
-            if let cut = faults.takeDisconnect(sending: source.byteCount) {
+            if source.byteCount > 1, let reboot = faults.takeScheduledBreak(request.code) {
+                reply.linkFault = .disconnect(afterBytes: Int(clamping: source.byteCount / 2))
+                fault = reboot ? "every: reboot mid-download" : "every: disconnect mid-download"
+                if reboot { restart() }
+            } else if case let (cut, reboot)? = faults.takeDisconnect(sending: source.byteCount) {
                 reply.linkFault = .disconnect(afterBytes: cut)
-                fault = "disconnect-after=\(faults.firedDisconnectThreshold ?? 0)"
+                if reboot {
+                    fault = "reboot-after=\(faults.firedRebootThreshold ?? 0)"
+                    restart()
+                } else {
+                    fault = "disconnect-after=\(faults.firedDisconnectThreshold ?? 0)"
+                }
             }
         }
         record(request, dataOut: dataOut, reply: reply, fault: fault)
@@ -307,6 +332,7 @@ public actor EmulatedCamera: PTPResponder {
             if reply.code == .storeFull, faults.cardFull, target == Self.cardStorageID {
                 fault = "card-full"
             }
+            if reply.code == .ok, let scheduled = faults.shotAccepted(shotCount) { fault = scheduled }
             return reply
         default:
             return PTPResponderReply(.operationNotSupported)
@@ -345,7 +371,7 @@ public actor EmulatedCamera: PTPResponder {
         return PTPResponderReply()
     }
 
-    private func closeSessionState() {
+    func closeSessionState() {
         sessionID = nil
         expectedTransactionID = 0
     }
@@ -359,6 +385,7 @@ public actor EmulatedCamera: PTPResponder {
             return
         }
         hub.send(event)
+        if faults.takeDuplicatedEvent(event.code) { hub.send(event) }
     }
 
     private func record(_ request: PTPRequest, dataOut: [UInt8]?, reply: PTPResponderReply, fault: String?) {

@@ -13,6 +13,11 @@ import PTP
 /// | `slow=5MB/s` | every data phase from the camera is paced to this rate (B, kB, MB, KiB, MiB per second) |
 /// | `lose-event=objectadded` or `lose-event=objectadded:2` | the next (2) ObjectAdded events are never sent |
 /// | `card-full` | the card reports no free space and captures to it answer StoreFull (0x200C) |
+/// | `duplicate-event=objectadded` or `duplicate-event=objectadded:2` | the next (2) ObjectAdded events are sent twice |
+/// | `reboot-after=1000000` | as `disconnect-after`, and the camera restarts: its session closes at once, over USB too (the next host must open a new one); the card and the settings stay, and over PTP/IP `sim serve` takes the next client |
+/// | `delay=SetDevicePropValue:3000` | every request of that operation is answered 3000 ms late (a camera busy writing its settings, a slow menu system) |
+/// | `every=100` | after every 100th shot, one fault in turn: the next image download breaks in its middle, GetPartialObject stalls, `busy=3`, the ObjectAdded lost, the ObjectAdded sent twice, the camera reboots in the next image download (the soak test's schedule) |
+/// | `hostile=traversal` | with `--model hostile` only: one of the ``HostileBehaviour``s (names in its table) |
 ///
 /// Operation and event names are the standard names from ISO 15740 in any case (`GetObject`, `getpartialobject`,
 /// `CaptureComplete`).
@@ -31,6 +36,16 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
         case loseEvent(EventCode, count: Int)
         /// The card has no free space.
         case cardFull
+        /// Send the next `count` events of this code twice.
+        case duplicateEvent(EventCode, count: Int)
+        /// Break the link once this many bytes of data phases have been sent, and restart the camera.
+        case rebootAfter(bytes: UInt64)
+        /// Answer every request of `operation` this many milliseconds late.
+        case delay(operation: OperationCode, milliseconds: Int)
+        /// After every `shots` shots, arm the next fault of ``FaultState/rotation``.
+        case every(shots: Int)
+        /// The hostile personality's attack (``CameraModel/hostile`` only).
+        case hostile(HostileBehaviour)
     }
 
     /// What goes wrong.
@@ -90,11 +105,37 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
             guard let code = EventCode.standardNames.first(where: { $0.value.lowercased() == event.lowercased() })
             else { throw fail("\(event) is not a standard event name (ObjectAdded, CaptureComplete, …)") }
             kind = .loseEvent(EventCode(rawValue: code.key), count: try number.map(count) ?? 1)
+        case "duplicate-event":
+            let (event, number) = split(try required())
+            guard let code = EventCode.standardNames.first(where: { $0.value.lowercased() == event.lowercased() })
+            else { throw fail("\(event) is not a standard event name (ObjectAdded, CaptureComplete, …)") }
+            kind = .duplicateEvent(EventCode(rawValue: code.key), count: try number.map(count) ?? 1)
+        case "every":
+            kind = .every(shots: try count(try required()))
+        case "delay":
+            let (operation, value) = split(try required())
+            guard let value, let milliseconds = Int(value), (1...600_000).contains(milliseconds) else {
+                throw fail("expected OPERATION:MILLISECONDS, such as SetDevicePropValue:3000 (at most 600000)")
+            }
+            kind = .delay(operation: try Self.operation(named: operation, in: text), milliseconds: milliseconds)
+        case "reboot-after":
+            let value = try required()
+            guard let bytes = UInt64(value) else { throw fail("\(value) is not a byte count") }
+            kind = .rebootAfter(bytes: bytes)
         case "card-full":
             guard argument == nil else { throw fail("card-full takes no value") }
             kind = .cardFull
+        case "hostile":
+            let value = try required()
+            guard let behaviour = HostileBehaviour(rawValue: value.lowercased()) else {
+                throw fail(
+                    "\(value) is not a hostile behaviour; known: "
+                        + HostileBehaviour.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            kind = .hostile(behaviour)
         default:
-            throw fail("unknown fault; known: disconnect-after, busy, stall, slow, lose-event, card-full")
+            throw fail("unknown fault; known: disconnect-after, busy, stall, slow, lose-event, duplicate-event, "
+                    + "reboot-after, delay, every, card-full, hostile")
         }
     }
 
@@ -118,6 +159,11 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
         case .slow(let rate): "slow=\(rate)B/s"
         case .loseEvent(let event, let count): "lose-event=\(event):\(count)"
         case .cardFull: "card-full"
+        case .duplicateEvent(let event, let count): "duplicate-event=\(event):\(count)"
+        case .rebootAfter(let bytes): "reboot-after=\(bytes)"
+        case .delay(let operation, let milliseconds): "delay=\(operation):\(milliseconds)"
+        case .every(let shots): "every=\(shots)"
+        case .hostile(let behaviour): "hostile=\(behaviour)"
         }
     }
 

@@ -8,6 +8,10 @@ struct FaultState: Sendable {
     private var stalls: [OperationCode: Int] = [:]
     /// Events left to drop, per code.
     private var lostEvents: [EventCode: Int] = [:]
+    /// Events left to send twice, per code.
+    private var duplicatedEvents: [EventCode: Int] = [:]
+    /// The `reboot-after` mark, while it has not fired.
+    private(set) var rebootThreshold: UInt64?
     /// The `disconnect-after` mark, while it has not fired.
     private(set) var disconnectThreshold: UInt64?
     /// Bytes of data phases handed to the device side so far.
@@ -16,6 +20,11 @@ struct FaultState: Sendable {
     let bytesPerSecond: Int?
     /// The `card-full` fault.
     let cardFull: Bool
+    /// The hostile personality's attacks (``HostileBehaviour``).
+    let hostile: Set<HostileBehaviour>
+    /// Whether the hostile camera still has to put its first shot on the card (it does on its first request, so
+    /// `rawcap pull` and `rawcap ls` have something to be attacked with from the start).
+    var hostileCardPending = true
     /// The faults as given, to describe each one when it fires.
     private let descriptions: [String: String]
 
@@ -23,6 +32,7 @@ struct FaultState: Sendable {
         var rate: Int?
         var full = false
         var descriptions: [String: String] = [:]
+        var hostile: Set<HostileBehaviour> = []
         for fault in faults {
             switch fault.kind {
             case .disconnectAfter(let bytes):
@@ -39,10 +49,21 @@ struct FaultState: Sendable {
                 lostEvents[event, default: 0] += count
             case .cardFull:
                 full = true
+            case .hostile(let behaviour):
+                hostile.insert(behaviour)
+            case .duplicateEvent(let event, let count):
+                duplicatedEvents[event, default: 0] += count
+            case .delay(let operation, let milliseconds):
+                delays[operation] = milliseconds
+            case .every(let shots):
+                every = shots
+            case .rebootAfter(let bytes):
+                rebootThreshold = min(rebootThreshold ?? .max, bytes)
             }
         }
         bytesPerSecond = rate
         cardFull = full
+        self.hostile = hostile
         self.descriptions = descriptions
     }
 
@@ -67,15 +88,71 @@ struct FaultState: Sendable {
         return true
     }
 
-    /// Counts a data phase of `byteCount` bytes; when it crosses the `disconnect-after` mark, returns how many of
-    /// its bytes go out before the link breaks (the fault fires once).
-    mutating func takeDisconnect(sending byteCount: UInt64) -> Int? {
+    /// Counts a shot the camera accepted (its number, from 1); on every `every=`-th, arms the next fault of
+    /// ``rotation`` and returns its description.
+    mutating func shotAccepted(_ number: UInt64) -> String? {
+        guard let every, number % UInt64(every) == 0 else { return nil }
+        let index = scheduledCount % Self.rotation.count
+        scheduledCount += 1
+        switch index {
+        case 0: armedBreak = false
+        case 1: stalls[.getPartialObject, default: 0] += 1
+        case 2: busy[.initiateCapture, default: 0] += 3
+        case 3: lostEvents[.objectAdded, default: 0] += 1
+        case 4: duplicatedEvents[.objectAdded, default: 0] += 1
+        default: armedBreak = true
+        }
+        return "every=\(every): \(Self.rotation[index]) (#\(scheduledCount))"
+    }
+
+    /// Whether a data phase of `code` breaks the link (a scheduled disconnect or reboot), and whether it reboots.
+    mutating func takeScheduledBreak(_ code: OperationCode) -> Bool? {
+        guard let reboot = armedBreak, code == .getObject || code == .getPartialObject else { return nil }
+        armedBreak = nil
+        return reboot
+    }
+
+    /// Whether an event of `code` is sent twice this time.
+    mutating func takeDuplicatedEvent(_ code: EventCode) -> Bool {
+        guard let left = duplicatedEvents[code], left > 0 else { return false }
+        duplicatedEvents[code] = left - 1
+        return true
+    }
+
+    /// Counts a data phase of `byteCount` bytes; when it crosses the `disconnect-after` or `reboot-after` mark,
+    /// returns how many of its bytes go out before the link breaks, and whether the camera restarts (each fault
+    /// fires once).
+    mutating func takeDisconnect(sending byteCount: UInt64) -> (cut: Int, reboot: Bool)? {
         defer { dataPhaseBytes += byteCount }
-        guard let threshold = disconnectThreshold, dataPhaseBytes + byteCount > threshold else { return nil }
+        let end = dataPhaseBytes + byteCount
+        if let threshold = rebootThreshold, end > threshold, threshold <= (disconnectThreshold ?? .max) {
+            rebootThreshold = nil
+            firedRebootThreshold = threshold
+            return (Int(clamping: threshold - min(threshold, dataPhaseBytes)), true)
+        }
+        guard let threshold = disconnectThreshold, end > threshold else { return nil }
         disconnectThreshold = nil
         firedDisconnectThreshold = threshold
-        return Int(clamping: threshold - min(threshold, dataPhaseBytes))
+        return (Int(clamping: threshold - min(threshold, dataPhaseBytes)), false)
     }
+
+    /// Milliseconds each operation is answered late (`delay=`).
+    private(set) var delays: [OperationCode: Int] = [:]
+    /// The `every=` period in shots.
+    private(set) var every: Int?
+    /// How many scheduled faults have been armed.
+    private(set) var scheduledCount = 0
+    /// A scheduled break of the next image download: `false` a disconnect, `true` a reboot.
+    private var armedBreak: Bool?
+    /// What `every=` arms, in turn.
+    static let rotation = [
+        "disconnect mid-download", "stall GetPartialObject", "busy=3", "lose ObjectAdded", "duplicate ObjectAdded",
+        "reboot mid-download",
+    ]
+    /// Restarts so far (``EmulatedCamera/rebootCount``).
+    var rebootCount = 0
+    /// The mark of a `reboot-after` fault that has fired.
+    private(set) var firedRebootThreshold: UInt64?
 
     /// The mark of a `disconnect-after` fault that has fired.
     private(set) var firedDisconnectThreshold: UInt64?

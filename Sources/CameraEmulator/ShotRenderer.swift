@@ -77,7 +77,7 @@ enum ShotRenderer {
         return frame
     }
 
-    private static func developNow(_ plan: Plan) throws(EmulatorError) -> Result {
+    static func developNow(_ plan: Plan) throws(EmulatorError) -> Result {
         let frame: RawFrame
         do {
             frame = try renderFrame(plan)

@@ -25,6 +25,9 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let interrupted = Code(rawValue: "interrupted")
         /// The plan is inconsistent (a bracket the camera cannot set, a bad name template).
         public static let invalidPlan = Code(rawValue: "invalidPlan")
+        /// A download went on, but so slowly that it would not end in any useful time (a camera trickling bytes
+        /// just often enough that no single wait times out).
+        public static let downloadStalled = Code(rawValue: "downloadStalled")
         /// The captures folder or its journal cannot be used.
         public static let outputUnavailable = Code(rawValue: "outputUnavailable")
         /// The camera is connected but not in a mode that takes remote commands (a Sony body outside "PC Remote").

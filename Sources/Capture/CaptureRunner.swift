@@ -251,18 +251,29 @@ public struct CaptureRunner: Sendable {
                     let triggered = clock.now
                     let date = Date()
                     let shotIndex = index
-                    let objects = try await profile.driver.capture(
-                        session: session, expecting: expecting, timing: plan.timing
-                    ) { object in
-                        var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
-                        entry.shot = shotIndex
-                        entry.handle = object.handle.rawValue
-                        entry.cameraFile = object.info.filename
-                        entry.captureDate = object.info.captureDate
-                        entry.objectFormat = object.info.objectFormat.rawValue
-                        entry.size = object.info.byteCount
-                        entry.detail = object.late ? "late" : nil
-                        journal.recordQuietly(entry)
+                    let objects: [AnnouncedObject]
+                    do {
+                        objects = try await profile.driver.capture(
+                            session: session, expecting: expecting, timing: plan.timing
+                        ) { object in
+                            var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
+                            entry.shot = shotIndex
+                            entry.handle = object.handle.rawValue
+                            entry.cameraFile = object.info.filename
+                            entry.captureDate = object.info.captureDate
+                            entry.objectFormat = object.info.objectFormat.rawValue
+                            entry.size = object.info.byteCount
+                            entry.detail = object.late ? "late" : nil
+                            journal.recordQuietly(entry)
+                        }
+                    } catch let error as CaptureError
+                        where stop.isRequested && [.cameraBusy, .captureTimeout].contains(error.code)
+                    {
+                        // Ctrl-C while the camera kept answering DeviceBusy or the shot was awaited: the user's
+                        // stop ends the run (130, journal "interrupted"), not the wait it cut short (fault matrix).
+                        logger.info("stopped while waiting for frame \(index + 1): \(error)")
+                        summary.interrupted = true
+                        break shots
                     }
                     let captured = clock.now
                     let raw = objects.first { !$0.isJPEG }

@@ -29,7 +29,12 @@ public struct ObjectDownloader: Sendable {
                 "\(object.info.filename) is \(announced) bytes, more than rawcap downloads (\(Self.maxObjectByteCount))"
             )
         }
-        let buffer = DownloadBuffer(limit: Int(announced ?? UInt64(Self.maxObjectByteCount)), progress: progress)
+        // A camera that trickles bytes just often enough never trips the session's per-read timeout: the floor
+        // stops it once the timeout's worth of grace is over.
+        let grace = max(await session.configuration.timeout * 2, .seconds(2))
+        let buffer = DownloadBuffer(
+            limit: Int(announced ?? UInt64(Self.maxObjectByteCount)), floor: .standard(grace: grace),
+            progress: progress)
         if usesPartialObject, let announced, announced > 0 {
             try await session.downloadObject(object.handle, byteCount: announced, into: buffer)
         } else {

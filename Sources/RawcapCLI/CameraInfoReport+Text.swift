@@ -4,7 +4,8 @@ extension CameraInfoReport {
     func text(width: Int = 100) -> String {
         var lines: [String] = []
         func field(_ label: String, _ value: String) {
-            lines.append(label.padding(to: 14) + value)
+            // DeviceInfo strings come from the camera: one line each, no escape sequences.
+            lines.append(label.padding(to: 14) + value.oneLine)
         }
         if let camera {
             var place = camera.selector

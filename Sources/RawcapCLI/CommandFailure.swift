@@ -148,10 +148,26 @@ public struct CommandFailure: Error, Hashable, CustomStringConvertible {
 
 extension String {
     /// The text on one line: line breaks become spaces, runs of spaces one (error messages are one line, so that
-    /// logs and scripts can grep them).
+    /// logs and scripts can grep them), and every other control character a visible `\x1B` (camera strings land
+    /// in messages: an escape sequence from a hostile camera must not reach the terminal).
     var oneLine: String {
-        split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: " ")
+        split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").visibleControlCharacters
+    }
+
+    /// The text with C0 and C1 control characters (tab aside) and DEL written as `\x1B`, `\x00`, `\x9B`.
+    var visibleControlCharacters: String {
+        var result = ""
+        for scalar in unicodeScalars {
+            let value = scalar.value
+            if (value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(value) {
+                let hex = String(value, radix: 16, uppercase: true)
+                result += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }
 

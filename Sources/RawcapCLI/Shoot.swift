@@ -143,7 +143,7 @@ extension RawcapCommand {
                             + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
                 case .failure(let error):
                     let (code, message) = ShootFailure.classify(error)
-                    StandardError.print("rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(message)")
+                    StandardError.print("rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(message.oneLine)")
                     status = status ?? code
                 }
             }

@@ -17,7 +17,7 @@ enum ShootFailure {
                 case .formatUnavailable, .invalidPlan: 64
                 case .cameraBusy: 75
                 case .cardFull: 73
-                case .captureTimeout: 74
+                case .captureTimeout, .downloadStalled: 74
                 case .badObject: 76
                 case .interrupted: 130
                 case .outputUnavailable: 73
@@ -52,7 +52,7 @@ enum ShootFailure {
     /// Prints `rawcap COMMAND: message` and returns the status to throw.
     static func report(_ error: any Error, command: String) -> ExitCode {
         let (status, message) = classify(error)
-        StandardError.print("rawcap \(command): \(message)")
+        StandardError.print("rawcap \(command): \(message.oneLine)")
         return status
     }
 }

@@ -51,7 +51,8 @@ final class ShootProgress: @unchecked Sendable {
 
     private func say(_ message: String) {
         clearLine()
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        // Camera names and warnings carry camera strings: one line, no escape sequences.
+        FileHandle.standardError.write(Data((message.oneLine + "\n").utf8))
         draw(force: true)
     }
 

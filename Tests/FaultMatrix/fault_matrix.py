@@ -20,6 +20,11 @@ import sys
 import tempfile
 import time
 
+# What the Ctrl-C rows change on the camera (bit depth and image quality), so that the restore can be checked.
+CHANGES = ["--format", "bayer12", "--keep-jpeg"]
+# A sensor large enough that encoding its DNG takes a while (48 MP).
+BIG_SENSOR = "8000x6000"
+
 EXIT_NAMES = {0: "0", 64: "64 usage", 69: "69 no camera", 73: "73 cannot create", 74: "74 I/O", 75: "75 busy",
               76: "76 protocol", 130: "130 interrupted"}
 
@@ -45,15 +50,39 @@ def journal_has(out, event):
         return False
 
 
-def run_rawcap(cmd, out, timeout, interrupt=False, preexec=None):
+def journal_events(out):
+    try:
+        with open(os.path.join(out, "rawcap-journal.jsonl")) as journal:
+            return [json.loads(line).get("event") for line in journal if line.strip()]
+    except (FileNotFoundError, ValueError):
+        return []
+
+
+# When to press Ctrl-C, per stage: (what must have happened, seconds to wait after it). "handler" is rawcap having
+# taken SIGINT over; the other names are journal events. The emulator's delay= faults stretch each stage over
+# seconds, so the signal lands inside it.
+SIGINT_STAGES = {
+    "sigint": ("object-announced", 0.3),
+    "sigint:connect": ("handler", 1.0),
+    "sigint:settings": ("handler", 1.0),
+    "sigint:shot": ("shot-requested", 0.5),
+    "sigint:encode": ("object-downloaded", 0.05),
+    # The restore runs after the last file is journaled and before run-finished; delay=SetDevicePropValue:3000
+    # stretches it to 6 s.
+    "sigint:restore": ("file-written", 1.5),
+}
+
+
+def run_rawcap(cmd, out, timeout, interrupt=None, preexec=None):
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=preexec)
     start = time.monotonic()
     if interrupt:
         wait_for_sigint_handler(proc.pid, start + timeout)
-        # Ctrl-C during the download: once a shot was requested, a little later.
-        while time.monotonic() < start + timeout and not journal_has(out, "object-announced") and proc.poll() is None:
-            time.sleep(0.05)
-        time.sleep(0.3)
+        event, pause = SIGINT_STAGES[interrupt]
+        while (event != "handler" and time.monotonic() < start + timeout and event not in journal_events(out)
+               and proc.poll() is None):
+            time.sleep(0.02)
+        time.sleep(pause)
         proc.send_signal(signal.SIGINT)
     try:
         stdout, stderr = proc.communicate(timeout=max(1, timeout - (time.monotonic() - start)))
@@ -63,6 +92,25 @@ def run_rawcap(cmd, out, timeout, interrupt=False, preexec=None):
         stdout, stderr = proc.communicate()
         status = None
     return status, stderr.decode(errors="replace"), time.monotonic() - start
+
+
+def camera_settings(rawcap, camera, names=("quality", "bitdepth")):
+    """`rawcap config get` of the settings shoot changes, as one string (or the error)."""
+    got = subprocess.run([rawcap, "config", "get", *names, "--camera", camera], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, timeout=60)
+    if got.returncode != 0:
+        return f"(config get failed: {got.stderr.decode(errors='replace').strip()[-80:]})"
+    return " ".join(got.stdout.decode().split())
+
+
+def settings_trail(stderr):
+    """From a debug log: the settings shoot set and those it restored, as (set, restored) name sets."""
+    changed, restored = set(), set()
+    for line in stderr.splitlines():
+        for marker, bucket in ((" set ", changed), (" restored ", restored)):
+            if marker in line and "=" in line.split(marker, 1)[1]:
+                bucket.add(line.split(marker, 1)[1].split("=", 1)[0].strip())
+    return changed, restored
 
 
 class Server:
@@ -124,6 +172,24 @@ def examine(rawcap, out):
     return listing, problems
 
 
+def exactly_once(out):
+    """Problems when a camera file was written twice (journal) or a frame has two DNGs."""
+    problems = []
+    written = []
+    try:
+        with open(os.path.join(out, "rawcap-journal.jsonl")) as journal:
+            for line in journal:
+                entry = json.loads(line) if line.strip() else {}
+                if entry.get("event") == "file-written":
+                    written.append((entry.get("cameraFile"), entry.get("captureDate"), entry.get("path", "")[-4:]))
+    except FileNotFoundError:
+        return ["no journal"]
+    duplicates = {w for w in written if written.count(w) > 1}
+    if duplicates:
+        problems.append(f"written twice: {sorted(map(str, duplicates))}")
+    return problems
+
+
 def md(text):
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -170,6 +236,26 @@ def main():
          "sigint"),
         # README "Shooting": Ctrl-C "finishes the current file … and exits 130", whichever frame it lands in.
         ("Ctrl-C during the download of the only frame (slow=1MB/s)", ["slow=1MB/s"], [], {130}, "sigint"),
+        # Duplicated events: a frame is downloaded and written once, whatever the camera repeats.
+        ("duplicated ObjectAdded (every object of 3 frames)", ["duplicate-event=ObjectAdded:6"], ["--count", "3"],
+         {0}, "once"),
+        ("duplicated CaptureComplete (3 frames)", ["duplicate-event=CaptureComplete:3"], ["--count", "3"], {0},
+         "once"),
+        # The camera restarts mid-download: its session is gone, its card is not. Over PTP/IP `sim serve` takes
+        # the next client and `rawcap pull --resume` fetches the frame the shoot lost.
+        (f"camera reboots mid RAW download (reboot-after={raw_size // 2}), then pull --resume",
+         [f"reboot-after={raw_size // 2}"], [], {74}, "resume"),
+        # Ctrl-C at every stage, with --format bayer12 --keep-jpeg so two settings are changed and must come back.
+        ("Ctrl-C while opening the session (delay=OpenSession:4000)", ["delay=OpenSession:4000"], CHANGES, {130},
+         "sigint:connect"),
+        ("Ctrl-C while reading settings (delay=GetDevicePropDesc:1500)", ["delay=GetDevicePropDesc:1500"], CHANGES,
+         {130}, "sigint:settings"),
+        ("Ctrl-C while waiting for the shot (busy=200)", ["busy=200"], CHANGES, {130}, "sigint:shot"),
+        ("Ctrl-C during the download (slow=1MB/s)", ["slow=1MB/s"], CHANGES, {130}, "sigint"),
+        (f"Ctrl-C during DNG encoding (sensor {BIG_SENSOR}, lossless)", [], CHANGES + ["--compression", "lossless"],
+         {130}, "sigint:encode"),
+        ("Ctrl-C during the settings restore (delay=SetDevicePropValue:3000)", ["delay=SetDevicePropValue:3000"],
+         CHANGES, {130}, "sigint:restore"),
     ]
 
     rows = []
@@ -178,16 +264,26 @@ def main():
         for transport in ("USB (sim)", "PTP/IP"):
             out = os.path.join(work, f"case{index}-{'usb' if transport.startswith('USB') else 'ip'}")
             server = None
-            if transport.startswith("USB"):
-                cmd = [rawcap, *base, "--camera", "sim", "--sim-sensor", args.sensor]
+            usb = transport.startswith("USB")
+            sensor = BIG_SENSOR if host == "sigint:encode" else args.sensor
+            if usb:
+                cmd = [rawcap, *base, "--camera", "sim", "--sim-sensor", sensor]
                 for fault in faults:
                     cmd += ["--sim-fault", fault]
             else:
-                server_args = ["--sensor", args.sensor]
+                server_args = ["--sensor", sensor]
                 for fault in faults:
                     server_args += ["--fault", fault]
                 server = Server(rawcap, server_args)
                 cmd = [rawcap, *base, "--camera", server.camera]
+            interrupt = host if host and host.startswith("sigint") else None
+            before = None
+            if interrupt:
+                # The debug log names every setting set and restored (over USB the camera lives in the rawcap
+                # process, so the log is the only witness); over PTP/IP the camera is asked afterwards as well.
+                cmd += ["--log-level", "debug"]
+                if server and host not in ("sigint:connect", "sigint:restore"):
+                    before = camera_settings(rawcap, server.camera)
             if "--count" not in extra:
                 extra = ["--count", "1", *extra]
             cmd += [*extra, "-o", out]
@@ -198,14 +294,46 @@ def main():
                 os.makedirs(out)
                 os.chmod(out, 0o555)
                 cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+            notes = []
             try:
-                status, stderr, seconds = run_rawcap(cmd, out, args.timeout, interrupt=(host == "sigint"))
+                status, stderr, seconds = run_rawcap(cmd, out, args.timeout, interrupt=interrupt)
+                listing, problems = examine(rawcap, out)
+                if interrupt:
+                    changed, restored = settings_trail(stderr)
+                    if changed - restored:
+                        problems.append(f"settings not restored (log): {', '.join(sorted(changed - restored))}")
+                    notes.append(f"set {','.join(sorted(changed)) or 'nothing'}; restored {','.join(sorted(restored)) or 'nothing'}")
+                    if server and before is not None:
+                        after = camera_settings(rawcap, server.camera)
+                        notes.append(f"camera after: {after}")
+                        if after != before:
+                            problems.append(f"camera settings {after}, were {before}")
+                    if status == 130 and "run-started" in journal_events(out) and \
+                            not any(e == "run-finished" for e in journal_events(out)):
+                        problems.append("journal has no run-finished")
+                if host == "once":
+                    problems += exactly_once(out)
+                if host == "resume":
+                    if usb:
+                        notes.append("resume: n/a, the in-process camera ends with rawcap")
+                    else:
+                        resumed = subprocess.run([rawcap, "pull", "--resume", "--camera", server.camera, "-o", out],
+                                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=args.timeout)
+                        tail = resumed.stderr.decode(errors="replace").strip().splitlines()
+                        notes.append(f"pull --resume: exit {resumed.returncode}, {tail[-1] if tail else ''}")
+                        listing, problems = examine(rawcap, out)
+                        if resumed.returncode != 0:
+                            problems.append(f"pull --resume exit {resumed.returncode}")
+                        if not any(n.endswith(".dng") for n in os.listdir(out)):
+                            problems.append("pull --resume saved no DNG")
+                        problems += exactly_once(out)
             finally:
                 if server:
                     server.stop()
-            lines = [l for l in stderr.splitlines() if l.strip()]
+            lines = [l for l in stderr.splitlines() if l.startswith("rawcap ")]
             error = lines[-1] if lines else ""
-            listing, problems = examine(rawcap, out)
+            if notes:
+                listing += " (" + "; ".join(notes) + ")"
             if status is None:
                 problems.insert(0, f"HANG: killed after {args.timeout:.0f} s")
             elif status not in expected:

@@ -241,6 +241,10 @@ public actor PTPIPTransport: PTPTransport {
         -> PTPResponse
     {
         var state = ReceiveState()
+        // When the last packet of this transaction (or the request) went by: data of an older transaction keeps the
+        // connection busy but is no progress, so a camera that never stops sending an abandoned data phase cannot
+        // hold this transaction past `timeout`.
+        var lastProgress = ContinuousClock.now
         while true {
             try await checkCancelled(request)
             let packet: PTPIPPacket
@@ -263,8 +267,20 @@ public actor PTPIPTransport: PTPTransport {
                 try await deliver(request) { try await sink.dataPhaseWillStart(byteCount: state.announced) }
             case .data(let transactionID, let payload), .endData(let transactionID, let payload):
                 let isEnd = packet.type == .endData
-                // Data of an older transaction (one that timed out or was cancelled) is skipped, in any amount.
-                if transactionID < id { continue }
+                // Data of an older transaction (one that timed out or was cancelled) is skipped, in any amount, for
+                // at most `timeout`; after that the link is given up (every later transaction would wait the same).
+                if transactionID < id {
+                    guard ContinuousClock.now - lastProgress <= timeout else {
+                        let error = TransportError(
+                            .timeout,
+                            "\(request.code): the camera was still sending data of abandoned transaction "
+                                + "\(transactionID) after \(timeout)")
+                        failure = error
+                        throw error
+                    }
+                    continue
+                }
+                lastProgress = .now
                 guard transactionID == id else { throw violation(.transactionIDMismatch, request, "\(packet)") }
                 guard state.started, !state.ended, let sink else {
                     throw violation(.unexpectedContainer, request, "\(packet) outside a data phase")

@@ -234,6 +234,7 @@ public actor PTPSession {
         let forward = ForwardingSink(sink)
         var offset: UInt64 = 0
         var failures = 0
+        var lastFailure: TransportError?
         while offset < byteCount {
             let want = UInt32(min(chunk, byteCount - offset))
             let counter = CountingSink(forward)
@@ -246,9 +247,15 @@ public actor PTPSession {
                 }
                 offset += UInt64(sent)
                 failures = 0
+            } catch let error as TransportError where error.code == .busy && lastFailure != nil {
+                // The retry found the camera still busy with the chunk it was told to cancel (a camera that
+                // stopped answering): the failure that started it is the one to report, not "busy" (exit 75,
+                // another program holding the camera).
+                throw lastFailure ?? error
             } catch let error as TransportError
                 where [.timeout, .stalled, .ioError, .disconnected].contains(error.code)
             {
+                lastFailure = error
                 offset += await counter.byteCount
                 failures += 1
                 guard failures < attempts else { throw error }
