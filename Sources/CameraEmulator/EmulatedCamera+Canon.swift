@@ -197,8 +197,7 @@ extension EmulatedCamera {
             captureErrors.append(error)
             return
         }
-        fileNumber = fileNumber >= 9999 ? 1 : fileNumber + 1
-        let stem = model.filePrefix + String(repeating: "0", count: 4 - String(fileNumber).count) + String(fileNumber)
+        let stem = nextVendorFileStem()
         var parent = ObjectHandle(rawValue: 0)
         if toCard {
             guard let folder = captureFolder() else { return }
@@ -206,24 +205,9 @@ extension EmulatedCamera {
         }
         let storage = toCard ? Self.cardStorageID : StorageID(rawValue: 0)
         let thumb = shot.thumbnail
-        func info(_ format: ObjectFormatCode, _ name: String, _ size: Int, _ width: Int, _ height: Int, _ depth: Int)
-            -> ObjectInfo
-        {
-            ObjectInfo(
-                storageID: storage, objectFormat: format, objectCompressedSize: UInt32(clamping: size),
-                thumbFormat: thumb == nil ? .undefined : .jfif, thumbCompressedSize: UInt32(thumb?.bytes.count ?? 0),
-                thumbPixWidth: UInt32(thumb?.width ?? 0), thumbPixHeight: UInt32(thumb?.height ?? 0),
-                imagePixWidth: UInt32(width), imagePixHeight: UInt32(height), imageBitDepth: UInt32(depth),
-                parentObject: parent, filename: name, captureDate: time.ptpString, modificationDate: time.ptpString)
-        }
-        var objects: [(ObjectInfo, [UInt8])] = []
-        if let raw = shot.raw {
-            objects.append(
-                (info(ObjectFormatCode.Canon.crw3, stem + ".CR2", raw.count, sensorWidth, sensorHeight, 14), raw))
-        }
-        if let jpeg = shot.jpeg {
-            objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, 24), jpeg.bytes))
-        }
+        let objects = Self.vendorShotObjects(
+            shot, stem: stem, raw: (ObjectFormatCode.Canon.crw3, "CR2", sensorWidth, sensorHeight, 14),
+            storage: storage, parent: parent, time: time)
         for (objectInfo, bytes) in objects {
             if toCard {
                 guard let handle = store.add(objectInfo, data: bytes, thumbnail: thumb?.bytes) else { return }

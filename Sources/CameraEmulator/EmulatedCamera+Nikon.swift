@@ -119,8 +119,7 @@ extension EmulatedCamera {
             captureErrors.append(error)
             return
         }
-        fileNumber = fileNumber >= 9999 ? 1 : fileNumber + 1
-        let stem = model.filePrefix + String(repeating: "0", count: 4 - String(fileNumber).count) + String(fileNumber)
+        let stem = nextVendorFileStem()
         let storage = toCard ? Self.cardStorageID : StorageID(rawValue: 0)
         var parent = ObjectHandle(rawValue: 0)
         if toCard {
@@ -131,27 +130,10 @@ extension EmulatedCamera {
             parent = folder
         }
         let thumb = shot.thumbnail
-        func info(_ format: ObjectFormatCode, _ name: String, _ size: Int, _ width: Int, _ height: Int, _ depth: Int)
-            -> ObjectInfo
-        {
-            ObjectInfo(
-                storageID: storage, objectFormat: format, objectCompressedSize: UInt32(clamping: size),
-                thumbFormat: thumb == nil ? .undefined : .jfif, thumbCompressedSize: UInt32(thumb?.bytes.count ?? 0),
-                thumbPixWidth: UInt32(thumb?.width ?? 0), thumbPixHeight: UInt32(thumb?.height ?? 0),
-                imagePixWidth: UInt32(width), imagePixHeight: UInt32(height), imageBitDepth: UInt32(depth),
-                parentObject: parent, filename: name, captureDate: time.ptpString, modificationDate: time.ptpString)
-        }
-        var objects: [(ObjectInfo, [UInt8])] = []
-        if let raw = shot.raw {
-            objects.append(
-                (
-                    info(CameraModel.nikonNEFFormat, stem + ".NEF", raw.count, shot.rawWidth, shot.rawHeight, shot.rawBitDepth),
-                    raw
-                ))
-        }
-        if let jpeg = shot.jpeg {
-            objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, 24), jpeg.bytes))
-        }
+        let objects = Self.vendorShotObjects(
+            shot, stem: stem,
+            raw: (CameraModel.nikonNEFFormat, "NEF", shot.rawWidth, shot.rawHeight, shot.rawBitDepth),
+            storage: storage, parent: parent, time: time)
         if toCard {
             for (objectInfo, bytes) in objects {
                 guard let handle = store.add(objectInfo, data: bytes, thumbnail: thumb?.bytes) else {

@@ -1,5 +1,6 @@
 import DNG
 import Dispatch
+import PTP
 import RawImage
 
 /// Develops a shot for a vendor personality: the same synthetic frame ``ShotRenderer`` renders, with the raw file
@@ -89,5 +90,40 @@ extension EmulatedCamera {
             whiteBalance: whiteBalanceTarget, quality: quality, frameHandler: configuration.renderedFrameHandler)
         shotCount += 1
         return plan
+    }
+
+    /// The next file stem (`DSC_0001`): DCF numbers 0001…9999, then 0001 again.
+    func nextVendorFileStem() -> String {
+        fileNumber = fileNumber >= 9999 ? 1 : fileNumber + 1
+        return model.filePrefix + String(repeating: "0", count: 4 - String(fileNumber).count) + String(fileNumber)
+    }
+
+    /// A developed vendor shot's files as the camera stores them, each with its ObjectInfo: the raw file (the
+    /// maker's format code and extension, the readout's size and depth), then the JPEG.
+    static func vendorShotObjects(
+        _ shot: VendorShot.Result, stem: String,
+        raw: (format: ObjectFormatCode, fileExtension: String, width: Int, height: Int, depth: Int),
+        storage: StorageID, parent: ObjectHandle, time: PTPDateTime
+    ) -> [(info: ObjectInfo, bytes: [UInt8])] {
+        let thumb = shot.thumbnail
+        func info(_ format: ObjectFormatCode, _ name: String, _ size: Int, _ width: Int, _ height: Int, _ depth: Int)
+            -> ObjectInfo
+        {
+            ObjectInfo(
+                storageID: storage, objectFormat: format, objectCompressedSize: UInt32(clamping: size),
+                thumbFormat: thumb == nil ? .undefined : .jfif, thumbCompressedSize: UInt32(thumb?.bytes.count ?? 0),
+                thumbPixWidth: UInt32(thumb?.width ?? 0), thumbPixHeight: UInt32(thumb?.height ?? 0),
+                imagePixWidth: UInt32(width), imagePixHeight: UInt32(height), imageBitDepth: UInt32(depth),
+                parentObject: parent, filename: name, captureDate: time.ptpString, modificationDate: time.ptpString)
+        }
+        var objects: [(info: ObjectInfo, bytes: [UInt8])] = []
+        if let bytes = shot.raw {
+            objects.append(
+                (info(raw.format, stem + "." + raw.fileExtension, bytes.count, raw.width, raw.height, raw.depth), bytes))
+        }
+        if let jpeg = shot.jpeg {
+            objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, 24), jpeg.bytes))
+        }
+        return objects
     }
 }

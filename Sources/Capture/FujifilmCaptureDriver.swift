@@ -98,7 +98,7 @@ public struct FujifilmCaptureDriver: CaptureDriver {
             try await session.setDevicePropValue(
                 FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.shootControl))
         }
-        try await initiate(session: session, timing: timing)
+        try await StandardCaptureDriver.initiate(session: session, timing: timing)
 
         let started = clock.now
         var lastPoll = started
@@ -164,7 +164,7 @@ public struct FujifilmCaptureDriver: CaptureDriver {
     private func focus(session: PTPSession, timing: CaptureTiming) async throws {
         try await session.setDevicePropValue(
             FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.focusControl))
-        try await initiate(session: session, timing: timing)
+        try await StandardCaptureDriver.initiate(session: session, timing: timing)
         let clock = ContinuousClock()
         let started = clock.now
         var status = 1
@@ -176,27 +176,6 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         }
         if status == 3 {
             await capabilities.logger.warning("the camera could not focus (AFStatus 3); shooting anyway")
-        }
-    }
-
-    private func initiate(session: PTPSession, timing: CaptureTiming) async throws {
-        var delay = timing.busyDelay
-        var attempt = 1
-        while true {
-            do {
-                try await session.initiateCapture()
-                return
-            } catch let error as PTPError where error.response == .deviceBusy {
-                guard attempt < timing.busyAttempts else {
-                    throw CaptureError(
-                        .cameraBusy, "the camera answered DeviceBusy to \(attempt) capture requests in a row")
-                }
-                attempt += 1
-                try await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(1))
-            } catch let error as PTPError where error.response == .storeFull {
-                throw CaptureError(.cardFull, "the camera's card is full (StoreFull)")
-            }
         }
     }
 }

@@ -26,7 +26,7 @@ public struct StandardCaptureDriver: CaptureDriver {
         while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
             if stale.code == .storeFull { throw CaptureError(.cardFull, "the camera's card is full") }
         }
-        try await initiate(session: session, timing: timing)
+        try await Self.initiate(session: session, timing: timing)
         let started = clock.now
         var objects: [AnnouncedObject] = []
         var completedAt: ContinuousClock.Instant?
@@ -87,7 +87,9 @@ public struct StandardCaptureDriver: CaptureDriver {
         return objects
     }
 
-    private func initiate(session: PTPSession, timing: CaptureTiming) async throws {
+    /// InitiateCapture, retried with a doubling delay while the camera answers DeviceBusy (also the Fujifilm
+    /// driver's release).
+    static func initiate(session: PTPSession, timing: CaptureTiming) async throws {
         var delay = timing.busyDelay
         var attempt = 1
         while true {
