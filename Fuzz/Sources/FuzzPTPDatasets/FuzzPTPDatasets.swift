@@ -68,6 +68,20 @@ func fuzzVendor(_ selector: UInt8, _ bytes: [UInt8], _ quirks: PTPQuirks) {
     case 4: check(FujifilmPropertyChangeList.self, bytes, quirks)
     case 5: check(CanonEOSPropertyValue.self, bytes, quirks)
     case 7: check(NikonEventListEx.self, bytes, quirks)
+    case 8: check(CanonEOSImageFormat.self, bytes, quirks)
+    case 9:
+        // Fujifilm's Wi-Fi handshake packets: a decoded request or answer must survive an encode and decode.
+        if let request = try? FujiPTPIPHandshake.Request(packet: bytes),
+            (try? FujiPTPIPHandshake.Request(packet: request.encoded)) != request
+        {
+            fatalError("Fujifilm Init Command Request does not survive a round trip")
+        }
+        if let answer = try? FujiPTPIPHandshake.Answer(packet: bytes),
+            (try? FujiPTPIPHandshake.Answer(packet: answer.encoded)) != answer
+        {
+            fatalError("Fujifilm handshake answer does not survive a round trip")
+        }
+        _ = try? FujiPTPIPHandshake.announcedLength(bytes)
     case 6:
         // Family identification: two bytes of USB vendor ID, then a DeviceInfo. It must name a family and never trap.
         guard bytes.count >= 2, let info = try? DeviceInfo(ptpEncoded: Array(bytes.dropFirst(2)), quirks: quirks) else {
@@ -87,6 +101,7 @@ func fuzzVendor(_ selector: UInt8, _ bytes: [UInt8], _ quirks: PTPQuirks) {
         for type in [
             CanonEOSEventList.self, NikonEventList.self, SonyAllDevicePropData.self, SonyDevicePropDesc.self,
             FujifilmPropertyChangeList.self, CanonEOSPropertyValue.self, NikonEventListEx.self,
+            CanonEOSImageFormat.self,
         ] as [any PTPDataset.Type] {
             _ = try? type.init(ptpEncoded: bytes, quirks: quirks)
         }
