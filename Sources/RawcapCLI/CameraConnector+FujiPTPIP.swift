@@ -12,15 +12,7 @@ extension CameraConnector {
         logger: Logger
     ) async throws -> CameraConnection {
         let recorder = try recorder(options, cameraModel: nil)
-        var connectorOptions = PTPIPConnector.Options(
-            connectTimeout: options.timeoutDuration, handshakeTimeout: options.timeoutDuration)
-        if let recorder {
-            connectorOptions.wrapStream = { stream, _ in
-                try await RecordingByteStream.start(
-                    wrapping: stream, recorder: recorder, client: endpoint(stream.localAddress),
-                    server: endpoint(stream.remoteAddress), side: .client)
-            }
-        }
+        let connectorOptions = ptpipConnectorOptions(options, recording: recorder)
         let transport: FujiPTPIPTransport
         do {
             transport = try await FujiPTPIPConnector.connect(to: address, options: connectorOptions, logger: logger)

@@ -11,15 +11,7 @@ extension CameraConnector {
         logger: Logger
     ) async throws -> CameraConnection {
         let recorder = try recorder(options, cameraModel: nil)
-        var connectorOptions = PTPIPConnector.Options(
-            connectTimeout: options.timeoutDuration, handshakeTimeout: options.timeoutDuration)
-        if let recorder {
-            connectorOptions.wrapStream = { stream, _ in
-                try await RecordingByteStream.start(
-                    wrapping: stream, recorder: recorder, client: endpoint(stream.localAddress),
-                    server: endpoint(stream.remoteAddress), side: .client)
-            }
-        }
+        let connectorOptions = ptpipConnectorOptions(options, recording: recorder)
         let transport: PTPIPTransport
         do {
             transport = try await PTPIPConnector.connect(to: address, options: connectorOptions, logger: logger)
@@ -35,5 +27,22 @@ extension CameraConnector {
                 await transport.close()
                 await recorder?.close()
             })
+    }
+
+    /// Connect and handshake timeouts from `--timeout`, and every TCP stream wrapped for `--record` when `recorder`
+    /// is given: the same for standard and Fujifilm PTP/IP.
+    static func ptpipConnectorOptions(_ options: ConnectionOptions, recording recorder: PcapngRecorder?)
+        -> PTPIPConnector.Options
+    {
+        var connectorOptions = PTPIPConnector.Options(
+            connectTimeout: options.timeoutDuration, handshakeTimeout: options.timeoutDuration)
+        if let recorder {
+            connectorOptions.wrapStream = { stream, _ in
+                try await RecordingByteStream.start(
+                    wrapping: stream, recorder: recorder, client: endpoint(stream.localAddress),
+                    server: endpoint(stream.remoteAddress), side: .client)
+            }
+        }
+        return connectorOptions
     }
 }
