@@ -58,8 +58,11 @@ release:
 	$(SWIFT) build -c release
 
 ## test: install everything, run the whole suite (interop tests included), then the release binary's smoke test.
+## When a test fails, the log's failing lines are printed again at the end (Tests/CI/failure-summary.sh): CI keeps
+## only the last lines of a run.
 test: deps
-	RAWCAP_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test
+	@set -o pipefail; RAWCAP_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test 2>&1 | tee .build/test.log \
+		|| { status=$$?; Tests/CI/failure-summary.sh .build/test.log; exit $$status; }
 	$(MAKE) smoke
 
 ## smoke: the optimized binary end to end, its raw pixels compared with the debug binary's (Tests/Smoke).
