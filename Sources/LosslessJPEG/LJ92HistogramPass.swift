@@ -9,6 +9,8 @@ struct LJ92HistogramPass: LJ92KernelVisitor {
     /// Two histograms of 17 categories per component, copy k for component k mod count. Consecutive samples cycle
     /// through all copies, so a run of one category does not wait on the previous increment's store.
     let counts: UnsafeMutableBufferPointer<Int>
+    /// Rows between those counted (1: every row). The rows in between are only checked for their largest sample.
+    var rowStep = 1
 
     func visit<Predictor: LJ92PredictorKind, Components: LJ92ComponentCount>(
         _: Predictor.Type, _: Components.Type
@@ -19,6 +21,10 @@ struct LJ92HistogramPass: LJ92KernelVisitor {
         var largest: UInt16 = 0
         for row in 0..<input.rowCount {
             let current = input.base + row * input.rowStride
+            if row % rowStep != 0 {
+                largest |= Self.orOfSamples(current, count: input.samplesPerRow)
+                continue
+            }
             let startsInterval = row % input.restartRows == 0
             let above = current - input.rowStride
             for component in 0..<componentCount {
@@ -70,6 +76,26 @@ struct LJ92HistogramPass: LJ92KernelVisitor {
             }
         }
         return Int(largest)
+    }
+
+    /// The OR of `count` samples, which has a bit above the precision exactly when a sample does. Four independent
+    /// accumulators so the compiler can keep vector lanes busy.
+    @inline(__always)
+    static func orOfSamples(_ row: UnsafePointer<UInt16>, count: Int) -> UInt16 {
+        var (a, b, c, d): (UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0)
+        var index = 0
+        while index &+ 4 <= count {
+            a |= row[index]
+            b |= row[index &+ 1]
+            c |= row[index &+ 2]
+            d |= row[index &+ 3]
+            index &+= 4
+        }
+        while index < count {
+            a |= row[index]
+            index &+= 1
+        }
+        return a | b | c | d
     }
 
 }
