@@ -84,7 +84,9 @@ bench: deps
 ## copy/write limits, in one run on the emulated camera; prints a Markdown table (Benchmarks/peers.py).
 bench-peers: deps
 	$(SWIFT) build -c release --product rawcap
-	RAWCAP_PYTHON=$(abspath $(PYTHON)) Benchmarks/peers.sh .build/release/rawcap $(PEERS_ARGS)
+	cd Benchmarks && $(SWIFT) build -c release --product RawcapBench
+	RAWCAP_PYTHON=$(abspath $(PYTHON)) RAWCAP_BENCH=$(abspath Benchmarks/.build/release/RawcapBench) \
+		Benchmarks/peers.sh .build/release/rawcap $(PEERS_ARGS)
 
 ## fault-matrix: the release rawcap against every emulated fault, over USB framing and PTP/IP, plus disk full, a
 ## read-only folder and Ctrl-C; prints a Markdown table, fails on a defect (Tests/FaultMatrix).

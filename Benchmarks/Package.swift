@@ -15,6 +15,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LosslessJPEG", package: "rawcap"),
                 .product(name: "RawImage", package: "rawcap"),
+                .product(name: "RawDecoders", package: "rawcap"),
                 .product(name: "DNG", package: "rawcap"),
                 .product(name: "Capture", package: "rawcap"),
                 .product(name: "CameraEmulator", package: "rawcap"),

@@ -3,10 +3,11 @@
 
 Rows, each the median of --runs timed runs (after one warm-up), each ratio taken against a row of the same run:
 
-- DNG encoding: `rawcap convert FRAME.TIF` (a 14-bit RGGB TIFF/EP from the emulated camera) against PiDNG's
-  RAW2DNG.convert on the same samples, uncompressed and lossless. rawcap's time is the whole process (start, TIFF/EP
-  decode, thumbnail and preview rendering, NewRawImageDigest, fsync); PiDNG's is the encode call alone, the samples
-  already in memory. MB/s is 16-bit input (width × height × 2) ÷ median wall time.
+- DNG encoding: PiDNG's RAW2DNG.convert on the samples of a 14-bit RGGB TIFF/EP from the emulated camera, already
+  in memory, against the same work in rawcap: its DNG writer on the same samples in memory (RawcapBench --input,
+  with a given thumbnail, as PiDNG's; rawcap also writes the NewRawImageDigest and fsyncs), uncompressed and
+  lossless. Also `rawcap convert FRAME.TIF`, the whole process a user runs (start, TIFF/EP decode, thumbnail and
+  preview rendering, digest, fsync). MB/s is 16-bit input (width × height × 2) ÷ median wall time.
 - Downloads over PTP/IP from `rawcap sim serve`: `rawcap pull --all --original` against `gphoto2 --get-all-files`,
   the same objects from the same emulator, and a plain loopback TCP copy of the same byte count into a file (fsync)
   as the limit. Each figure includes starting the program and opening the session.
@@ -14,7 +15,8 @@ Rows, each the median of --runs timed runs (after one warm-up), each ratio taken
   --capture-image-and-download` (server with --event-order gphoto2, imagequality RAW + JPEG), and a plain write of
   the same bytes (write + fsync) as the limit.
 
-usage: peers.py --rawcap .build/release/rawcap [--runs 5] [--frame 6000x4000] [--sensor 3000x2000]
+usage: peers.py --rawcap .build/release/rawcap [--rawcap-bench Benchmarks/.build/release/RawcapBench] [--runs 5]
+                [--frame 6000x4000] [--sensor 3000x2000]
 """
 import argparse
 import json
@@ -194,6 +196,8 @@ def mbps(nbytes, seconds):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rawcap", required=True)
+    parser.add_argument("--rawcap-bench", default=os.environ.get("RAWCAP_BENCH"),
+                        help="RawcapBench (Benchmarks/), for the encoder-to-encoder DNG rows")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--frame", default="6000x4000", help="sensor for the DNG encoding rows")
     parser.add_argument("--sensor", default="3000x2000", help="sensor for the PTP/IP rows")
@@ -231,6 +235,16 @@ def main():
             white = int(image.white_level)
         input_bytes = raw.size * 2
         frame_label = f"{raw.shape[1]}×{raw.shape[0]}"
+        # rawcap's DNG writer on the same samples in memory: RawcapBench's DNG rows on this file's frame.
+        writer_times = {}
+        if args.rawcap_bench:
+            bench = subprocess.run(
+                [args.rawcap_bench, "--filter", "DNG", "--input", tif, "--json", "--runs", str(args.runs)],
+                check=True, capture_output=True, text=True)
+            for line in bench.stdout.splitlines():
+                row = json.loads(line)
+                writer_times[row["row"]] = row["wallSeconds"]
+        threads = os.cpu_count()
         for compression, compress in (("none", False), ("lossless", True)):
             def rawcap_convert(compression=compression):
                 out = fresh("convert")
@@ -245,9 +259,17 @@ def main():
             except Exception as error:  # PiDNG's C extension (ljpegCompress) fails on Python ≥ 3.10
                 t_pidng = None
                 failure = f"{type(error).__name__}: {error}"
-            ratio = f"{mbps(input_bytes, t_rawcap) / mbps(input_bytes, t_pidng):.2f}× PiDNG" if t_pidng else "—"
+            def versus(seconds):
+                return f"{t_pidng / seconds:.2f}× PiDNG" if t_pidng else "—"
+            kind = "uncompressed" if not compress else "lossless"
+            t_writer = writer_times.get(f"DNG {kind}, {threads} threads")
+            if args.rawcap_bench and t_writer is None:
+                sys.exit(f"peers: RawcapBench printed no row 'DNG {kind}, {threads} threads': {sorted(writer_times)}")
+            if t_writer:
+                rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap DNG writer, samples in memory "
+                             f"({threads} threads)", input_bytes, t_writer, versus(t_writer)))
             rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap convert (whole process)",
-                         input_bytes, t_rawcap, ratio))
+                         input_bytes, t_rawcap, versus(t_rawcap)))
             if t_pidng:
                 rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert (encode call only)",
                              input_bytes, t_pidng, "—"))

@@ -43,6 +43,10 @@ struct BenchmarkOptions {
     /// Frame size for groups that synthesise a frame (smaller frames make profiling under valgrind practical).
     var frameWidth = 6000
     var frameHeight = 4000
+    /// A raw file whose frame the DNG rows write instead of the synthetic one (`--input`).
+    var inputPath: String?
+    /// Print one JSON object per row instead of the table (`--json`).
+    var json = false
 }
 
 /// Wall-clock and CPU timing of one call.

@@ -1,5 +1,6 @@
 import DNG
 import Foundation
+import RawDecoders
 import RawImage
 
 /// Writing a 6000 × 4000 14-bit RGGB frame as a DNG file (thumbnail, EXIF, colour tags; raw digest on unless the
@@ -13,15 +14,10 @@ enum DNGBenchmarks: BenchmarkGroup {
     static let name = "DNG"
 
     static func makeRows(options: BenchmarkOptions) throws -> [BenchmarkRow] {
-        let width = options.frameWidth
-        let height = options.frameHeight
-        let samples = SyntheticFrame.bayer(width: width, height: height, bitsPerSample: 14, seed: 7)
-        let frame = try RawFrame(
-            width: width, height: height, bitsPerSample: 14, samples: samples, cfa: .rggb,
-            blackLevels: [1023, 1023, 1023, 1023], whiteLevel: 16383,
-            metadata: CaptureMetadata(
-                make: "rawcap", model: "Benchmark", serialNumber: "0001", exposureTime: Rational(1, 250),
-                fNumber: 5.6, iso: 400, focalLength: 35))
+        let frame = try options.inputPath.map(Self.frame(from:)) ?? Self.syntheticFrame(options: options)
+        let width = frame.width
+        let height = frame.height
+        let samples = frame.samples
         let thumbnail = try RGBImage8(
             width: 256, height: 171, pixels: (0..<(256 * 171 * 3)).map { UInt8(truncatingIfNeeded: $0 / 97) })
         let previews = DNGPreviews(thumbnail: thumbnail, preview: nil)
@@ -76,7 +72,7 @@ enum DNGBenchmarks: BenchmarkGroup {
                 }
             })
         guard digests.count == 1 else { throw BenchmarkError("the digest kernels disagree: \(digests)") }
-        let md5Name = "MD5 of 48 MB (OpenSSL), 1 thread"
+        let md5Name = "MD5 of \(bytes / 1_000_000) MB (OpenSSL), 1 thread"
         rows.append(
             BenchmarkRow(group: name, name: md5Name, bytes: bytes, reference: plainName) {
                 _ = plain.withUnsafeBytes { MessageDigest.hash(.md5, $0) }
@@ -110,5 +106,27 @@ enum DNGBenchmarks: BenchmarkGroup {
                 })
         }
         return rows
+    }
+
+    /// The 14-bit RGGB test frame (`--frame`, 6000 × 4000 by default).
+    static func syntheticFrame(options: BenchmarkOptions) throws -> RawFrame {
+        let (width, height) = (options.frameWidth, options.frameHeight)
+        return try RawFrame(
+            width: width, height: height, bitsPerSample: 14,
+            samples: SyntheticFrame.bayer(width: width, height: height, bitsPerSample: 14, seed: 7), cfa: .rggb,
+            blackLevels: [1023, 1023, 1023, 1023], whiteLevel: 16383,
+            metadata: CaptureMetadata(
+                make: "rawcap", model: "Benchmark", serialNumber: "0001", exposureTime: Rational(1, 250),
+                fNumber: 5.6, iso: 400, focalLength: 35))
+    }
+
+    /// The CFA frame of a raw file (`--input`), as `rawcap convert` decodes it: so the DNG rows time the same
+    /// samples that a peer (PiDNG in `make bench-peers`) encodes.
+    static func frame(from path: String) throws -> RawFrame {
+        let decoded = try RawDecoder.decode(contentsOf: path)
+        guard case .cfa(let frame) = decoded.image else {
+            throw BenchmarkError("\(path) is not a CFA image; the DNG rows need one")
+        }
+        return frame
     }
 }

@@ -21,6 +21,14 @@ enum LJ92Benchmarks: BenchmarkGroup {
             tileWidth: tile, tileHeight: tile, samplesPerPixel: 1, precision: 14, threadCount: 1)
         let parallel = try LJ92TiledEncoder(
             tileWidth: tile, tileHeight: tile, samplesPerPixel: 1, precision: 14, threadCount: options.threads)
+        // What the DNG writer uses: Huffman tables from every 4th row.
+        let sampled = try LJ92TiledEncoder(
+            tileWidth: tile, tileHeight: tile, samplesPerPixel: 1, precision: 14,
+            tables: .sampledPerComponent(rowStep: 4), threadCount: 1)
+        let sampledParallel = try LJ92TiledEncoder(
+            tileWidth: tile, tileHeight: tile, samplesPerPixel: 1, precision: 14,
+            tables: .sampledPerComponent(rowStep: 4), threadCount: options.threads)
+        let sampledSize = try sampled.encode(plane, width: width, height: height).reduce(0) { $0 + $1.count }
 
         // Encode once up front: the decode rows need the tiles, and the round trip is checked before any timing.
         let tiles = try single.encode(plane, width: width, height: height)
@@ -56,6 +64,19 @@ enum LJ92Benchmarks: BenchmarkGroup {
                 group: name, name: "encode 256² tiles, \(threads) threads", bytes: bytes, reference: memcpyName
             ) {
                 _ = try? parallel.encode(plane, width: width, height: height)
+            },
+            BenchmarkRow(
+                group: name, name: "encode 256², tables from every 4th row, 1 thread", bytes: bytes,
+                reference: memcpyName,
+                note: { "\(sampledSize / 1000) kB, \(BenchmarkFormat.percent(sampledSize, of: bytes)) of input" }
+            ) {
+                _ = try? sampled.encode(plane, width: width, height: height)
+            },
+            BenchmarkRow(
+                group: name, name: "encode 256², tables from every 4th row, \(threads) threads", bytes: bytes,
+                reference: memcpyName
+            ) {
+                _ = try? sampledParallel.encode(plane, width: width, height: height)
             },
             BenchmarkRow(group: name, name: "decode 256² tiles, 1 thread", bytes: bytes, reference: memcpyName) {
                 _ = try? decoder.decode(threads: 1)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// rawcap's benchmark runner: times each row (one warm-up, then the median of `--runs` runs) and prints one table
 /// with MB/s of 16-bit input and the ratio to the row's reference, measured in the same run.
 ///
@@ -28,6 +30,11 @@ struct RawcapBench {
                 let parts = arguments.popFirst()?.split(separator: "x").compactMap { Int($0) } ?? []
                 guard parts.count == 2, parts.allSatisfy({ $0 > 0 }) else { return usage() }
                 (options.frameWidth, options.frameHeight) = (parts[0], parts[1])
+            case "--input":
+                guard let value = arguments.popFirst() else { return usage() }
+                options.inputPath = value
+            case "--json":
+                options.json = true
             case "--threads":
                 guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return usage() }
                 options.threads = value
@@ -36,10 +43,12 @@ struct RawcapBench {
             }
         }
 
-        print("RawcapBench: median of \(options.runs) runs after a warm-up, \(ProcessorCount.active) processors.")
-        print("wall/cpu ms: medians of wall-clock and process CPU time (all threads). MB/s: 16-bit input ÷ median")
-        print("wall time. MB/s/core: input ÷ median CPU time; best: input ÷ the shortest CPU time, the figure least")
-        print("disturbed by other load on the machine. ratio: MB/s ÷ the reference row's MB/s, both from this run.\n")
+        if !options.json {
+            print("RawcapBench: median of \(options.runs) runs after a warm-up, \(ProcessorCount.active) processors.")
+            print("wall/cpu ms: medians of wall-clock and process CPU time (all threads). MB/s: 16-bit input ÷ median")
+            print("wall time. MB/s/core: input ÷ median CPU time; best: input ÷ the shortest CPU time, the figure least")
+            print("disturbed by other load on the machine. ratio: MB/s ÷ the reference row's MB/s, both from this run.\n")
+        }
         var table: [[String]] = [
             ["group", "benchmark", "wall ms", "cpu ms", "MB/s", "MB/s/core", "best", "ratio", "reference", "note"]
         ]
@@ -68,9 +77,18 @@ struct RawcapBench {
                     row.reference ?? "", row.note(),
                 ])
                 progress("\(group.name): \(row.name): \(format(median * 1000, digits: 1)) ms")
+                if options.json {
+                    // One object per row, for scripts (Benchmarks/peers.py): seconds, not milliseconds.
+                    let object: [String: Any] = [
+                        "group": group.name, "row": row.name, "bytes": row.bytes, "wallSeconds": median,
+                        "cpuSeconds": cpu, "runs": options.runs,
+                    ]
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                    print(String(decoding: data, as: UTF8.self))
+                }
             }
         }
-        printTable(table)
+        if !options.json { printTable(table) }
     }
 
     /// A progress line on standard error, so the table on standard output stays clean.
@@ -80,7 +98,14 @@ struct RawcapBench {
     }
 
     static func usage() {
-        print("usage: RawcapBench [--runs N] [--filter GROUP] [--rows TEXT] [--threads N] [--frame WxH]")
+        print(
+            """
+            usage: RawcapBench [--runs N] [--filter GROUP] [--rows TEXT] [--threads N] [--frame WxH] [--input FILE]
+                               [--json]
+              --input FILE  the DNG rows write this raw file's frame (decoded by rawcap, untimed) instead of a
+                            synthetic 14-bit RGGB frame
+              --json        one JSON object per row instead of the table
+            """)
     }
 
     /// Prints the table with aligned columns (numbers right-aligned).
