@@ -69,6 +69,17 @@ public struct DNGDirectory: Sendable, CustomStringConvertible {
         (image?.byteCount ?? 0) + subDirectories.reduce(0) { $0 + $1.imageByteCount }
     }
 
+    /// At least ``imageByteCount``, known without waiting for tiles still being encoded.
+    var imageByteCountUpperBound: Int {
+        (image?.byteCountUpperBound ?? 0) + subDirectories.reduce(0) { $0 + $1.imageByteCountUpperBound }
+    }
+
+    /// Blocks until the pixel data of this IFD and its children exists.
+    func waitUntilEncoded() {
+        image?.waitUntilEncoded()
+        for child in subDirectories { child.waitUntilEncoded() }
+    }
+
     static func sortedUnique(_ entries: [DNGEntry], name: String) throws(DNGError) -> [DNGEntry] {
         guard !entries.isEmpty else { throw DNGError(.invalidPlan, "empty \(name)") }
         let sorted = entries.sorted { $0.tag.id < $1.tag.id }

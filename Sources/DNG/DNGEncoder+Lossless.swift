@@ -12,20 +12,44 @@ extension DNGEncoder {
     /// neighbour is not always the same colour there: still lossless, slightly larger. LinearRaw data is coded as
     /// three components, one per colour. Edge tiles are padded by repeating the last column and row (TIFF 6.0 §15
     /// requires full tiles; readers ignore the padding).
+    ///
+    /// With ``streamsLosslessTiles`` the tiles are encoded in the background and the chunks wait for them when
+    /// written, so the file write overlaps the encoding; an encoding failure then surfaces from the write.
     func losslessTiles(
         _ samples: [UInt16], width: Int, height: Int, planes: Int, bitsPerSample: Int, tileWidth: Int, tileHeight: Int
     ) throws(DNGError) -> [DNGImageChunk] {
+        let encoder = self
+        let failure = { @Sendable (error: LJ92Error) -> DNGError in
+            // The encoder rejects a sample above its precision without saying where; a frame with one gets the same
+            // error, naming the sample, as an uncompressed write (the range is checked only on this rare path).
+            do throws(DNGError) {
+                try encoder.checkRange(samples, bitsPerSample: bitsPerSample)
+            } catch {
+                return error
+            }
+            return DNGError(.compressionFailed, "lossless JPEG encoding failed: \(error)")
+        }
         do throws(LJ92Error) {
             let tiler = try LJ92TiledEncoder(
                 tileWidth: tileWidth, tileHeight: tileHeight, samplesPerPixel: planes, precision: bitsPerSample,
                 components: planes == 1 ? 2 : planes, predictor: .left, tables: .sampledPerComponent(rowStep: 4),
                 threadCount: options.threadCount)
+            // A tile's stream is at most 8 bytes per sample (a 32-bit code + extra bits, doubled by 0xFF stuffing)
+            // plus its headers: the 4 GiB check counts that until the tiles exist. Frames so large that the bound
+            // does not fit are encoded up front and checked exactly.
+            let bound = tileWidth * tileHeight * planes * 8 + 4096
+            let grid = tiler.tileGrid(width: width, height: height)
+            let tileCount = grid.across * grid.down
+            let (total, overflow) = bound.multipliedReportingOverflow(by: tileCount)
+            if streamsLosslessTiles, !overflow, total <= Int(UInt32.max) - DNGPlan.directoryAllowance {
+                let tiles = DeferredTiles(
+                    stream: try tiler.encodeInBackground(samples, width: width, height: height),
+                    byteCountBoundPerTile: bound, failure: failure)
+                return (0..<tileCount).map { DNGImageChunk(deferred: tiles, index: $0) }
+            }
             return try tiler.encode(samples, width: width, height: height).map(DNGImageChunk.init(bytes:))
         } catch {
-            // The encoder rejects a sample above its precision without saying where; a frame with one gets the same
-            // error, naming the sample, as an uncompressed write (the range is checked only on this rare path).
-            try checkRange(samples, bitsPerSample: bitsPerSample)
-            throw DNGError(.compressionFailed, "lossless JPEG encoding failed: \(error)")
+            throw failure(error)
         }
     }
 }

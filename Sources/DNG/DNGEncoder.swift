@@ -19,6 +19,10 @@ public struct DNGEncoder: Sendable {
     /// DNGBackwardVersion written to every file.
     public static let dngBackwardVersion: [UInt8] = [1, 1, 0, 0]
 
+    /// Whether lossless tiles are encoded in the background and written as they finish (``DNGWriter``'s fast path),
+    /// rather than all encoded before the plan returns. A failing tile then surfaces when the plan is written.
+    var streamsLosslessTiles = false
+
     /// Creates an encoder.
     public init(options: DNGOptions = DNGOptions()) {
         self.options = options

@@ -1,3 +1,5 @@
+import LosslessJPEG
+
 /// The pixel data of one IFD, already in the bytes the file will hold: uncompressed samples or compressed tiles.
 ///
 /// The chunks are strips or tiles in TIFF order (left to right, top to bottom). The libtiff adapter writes them with
@@ -30,8 +32,16 @@ public struct DNGImageData: Sendable {
         self.chunks = chunks
     }
 
-    /// The total of all chunk sizes.
+    /// The total of all chunk sizes (waits for tiles still being encoded).
     public var byteCount: Int { chunks.reduce(0) { $0 + $1.byteCount } }
+
+    /// At least ``byteCount``, known without waiting: what the 4 GiB check uses while tiles are being encoded.
+    var byteCountUpperBound: Int { chunks.reduce(0) { $0 + $1.byteCountUpperBound } }
+
+    /// Blocks until every chunk's bytes exist (tiles encoded in the background are finished).
+    func waitUntilEncoded() {
+        for chunk in chunks { chunk.waitUntilEncoded() }
+    }
 
     /// The number of chunks an image of `width × height` pixels needs in this layout, or `nil` for an invalid
     /// layout (zero or negative sizes, tiles not a multiple of 16).
@@ -51,11 +61,14 @@ public struct DNGImageData: Sendable {
 /// One strip or tile: bytes that go into the file unchanged.
 ///
 /// 16-bit samples are kept as a slice of the frame's own `[UInt16]` (no copy) and written little-endian, the byte
-/// order of every file rawcap writes; other data (8-bit samples, compressed tiles, thumbnails) is plain bytes.
+/// order of every file rawcap writes; other data (8-bit samples, compressed tiles, thumbnails) is plain bytes. A
+/// lossless tile may still be in the encoder's hands (``DeferredTiles``): reading its bytes waits for it, so the
+/// writer can put the first tiles in the file while the later ones are being encoded.
 public struct DNGImageChunk: Sendable {
     enum Storage: Sendable {
         case bytes([UInt8])
         case samples16(ArraySlice<UInt16>)
+        case deferred(DeferredTiles, index: Int)
     }
 
     let storage: Storage
@@ -66,12 +79,27 @@ public struct DNGImageChunk: Sendable {
     /// 16-bit samples, written little-endian.
     public init(littleEndianSamples samples: ArraySlice<UInt16>) { storage = .samples16(samples) }
 
-    /// The chunk's size in the file.
+    /// Tile `index` of tiles being encoded in the background.
+    init(deferred tiles: DeferredTiles, index: Int) { storage = .deferred(tiles, index: index) }
+
+    /// The chunk's size in the file (for a tile still being encoded, once it is done; 0 for a tile that failed).
     public var byteCount: Int {
         switch storage {
         case .bytes(let bytes): bytes.count
         case .samples16(let samples): samples.count * 2
+        case .deferred(let tiles, let index): (try? tiles.bytes(index).count) ?? 0
         }
+    }
+
+    /// At least ``byteCount``, without waiting for a tile being encoded.
+    var byteCountUpperBound: Int {
+        if case .deferred(let tiles, _) = storage { return tiles.byteCountBoundPerTile }
+        return byteCount
+    }
+
+    /// Blocks until the bytes exist.
+    func waitUntilEncoded() {
+        if case .deferred(let tiles, let index) = storage { _ = try? tiles.bytes(index) }
     }
 
     /// Calls `body` with the chunk's file bytes. On a little-endian host 16-bit samples are passed without copying.
@@ -85,6 +113,8 @@ public struct DNGImageChunk: Sendable {
         switch storage {
         case .bytes(let bytes):
             return try bytes.withUnsafeBytes(run).get()
+        case .deferred(let tiles, let index):
+            return try tiles.bytes(index).withUnsafeBytes(run).get()
         case .samples16(let samples):
             if UInt16(littleEndian: 0x0102) == 0x0102 {
                 return try samples.withUnsafeBytes(run).get()
@@ -98,5 +128,33 @@ public struct DNGImageChunk: Sendable {
     public var fileBytes: [UInt8] {
         // The closure cannot throw, so neither can the call.
         (try? withUnsafeFileBytes { buffer throws(DNGError) in Array(buffer) }) ?? []
+    }
+}
+
+/// Lossless JPEG tiles being encoded on background threads (`LJ92TileStream`), as the chunks of one IFD.
+///
+/// Reading a tile waits for it; a tile that failed throws the ``DNGError`` that `failure` makes of the encoder's
+/// error. When the last chunk referring to these tiles goes away (the plan was written, or abandoned after an
+/// error), the encoders skip whatever they have not started.
+final class DeferredTiles: Sendable {
+    let stream: LJ92TileStream
+    /// An upper bound on one tile's size: what the 4 GiB check counts before the tiles exist.
+    let byteCountBoundPerTile: Int
+    let failure: @Sendable (LJ92Error) -> DNGError
+
+    init(stream: LJ92TileStream, byteCountBoundPerTile: Int, failure: @escaping @Sendable (LJ92Error) -> DNGError) {
+        self.stream = stream
+        self.byteCountBoundPerTile = byteCountBoundPerTile
+        self.failure = failure
+    }
+
+    deinit { stream.cancel() }
+
+    /// Tile `index`'s stream, once encoded.
+    func bytes(_ index: Int) throws(DNGError) -> [UInt8] {
+        switch stream.tile(index) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw failure(error)
+        }
     }
 }

@@ -16,8 +16,15 @@ public struct DNGPlan: Sendable, CustomStringConvertible {
     /// - Throws: ``DNGError/Code/doesNotFit`` when the pixel data would push offsets past 4 GiB, which classic TIFF
     ///   cannot address (rawcap does not write BigTIFF: DNG readers rarely accept it, DNG 1.7 p.17-18).
     public init(root: DNGDirectory) throws(DNGError) {
-        try Self.checkFits(imageByteCount: root.imageByteCount)
+        // The bound, not the exact size: lossless tiles may still be being encoded (they stream into the file).
+        try Self.checkFits(imageByteCount: root.imageByteCountUpperBound)
         self.root = root
+    }
+
+    /// Blocks until every strip and tile exists: lossless tiles are encoded in the background while the writer
+    /// writes the ones already done (the raw digest waits for this so that it does not compete with the encoders).
+    public func waitUntilEncoded() {
+        root.waitUntilEncoded()
     }
 
     /// Throws unless `imageByteCount` bytes of pixel data plus the directories stay within 32-bit offsets.

@@ -45,7 +45,8 @@ public enum DNGWriter {
     public static func write(
         _ frame: RawFrame, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String
     ) throws(DNGError) -> Result {
-        let encoder = DNGEncoder(options: options)
+        var encoder = DNGEncoder(options: options)
+        encoder.streamsLosslessTiles = true
         return try write(
             to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil
         ) { handling throws(DNGError) in
@@ -59,7 +60,8 @@ public enum DNGWriter {
     public static func write(
         _ image: LinearImage, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String
     ) throws(DNGError) -> Result {
-        let encoder = DNGEncoder(options: options)
+        var encoder = DNGEncoder(options: options)
+        encoder.streamsLosslessTiles = true
         return try write(
             to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: image) : nil
         ) { handling throws(DNGError) in
@@ -74,10 +76,16 @@ public enum DNGWriter {
         // Fail on an existing name before spending time on encoding; OutputFile checks again when publishing.
         let file = try OutputFile(creatingAt: path)
         let plan = try makePlan(pending == nil ? .omitted : .placeholder)
-        // Started once the plan exists, so that its threads never compete with the lossless encoder's (two pools
-        // on the same cores made two encoder threads slower than one); it overlaps the file write and the kernel's
-        // writeback instead, which leave the cores mostly idle.
-        let digestJob = pending.map { pending in BackgroundJob { pending.compute() } }
+        // Lossless tiles are still being encoded while the file is written (the plan's chunks wait for them). The
+        // digest starts once they are all encoded, so that its threads never compete with the encoder's (two pools
+        // on the same cores made two encoder threads slower than one); it overlaps the rest of the write and the
+        // kernel's writeback instead, which leave the cores mostly idle.
+        let digestJob = pending.map { pending in
+            BackgroundJob {
+                plan.waitUntilEncoded()
+                return pending.compute()
+            }
+        }
         // On every way out, errors included: a digest thread still inside libcrypto while the process exits (a
         // failed write is often followed by exit) crashed rawcap after "disk full" (fault matrix).
         defer { _ = digestJob?.wait() }

@@ -46,6 +46,9 @@ struct LibTIFFAdapter {
             }
         }
         if let image = directory.image {
+            // Ask the kernel to start writing back every few megabytes, so that the fsync when the file is published
+            // finds little left to do (lossless tiles arrive over the whole encoding time).
+            var sinceWriteback = 0
             for (index, chunk) in image.chunks.enumerated() {
                 try chunk.withUnsafeFileBytes { bytes throws(DNGError) in
                     guard let base = bytes.baseAddress else {
@@ -59,6 +62,11 @@ struct LibTIFFAdapter {
                     case .tiles: written = TIFFWriteRawTile(tif, UInt32(index), data, size)
                     }
                     guard written == size else { throw context.failure("TIFFWriteRaw chunk \(index)") }
+                    sinceWriteback += bytes.count
+                }
+                if sinceWriteback >= 4 << 20 {
+                    DNGWriter.startWriteback(context.fileDescriptor)
+                    sinceWriteback = 0
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -105,15 +106,11 @@ public struct LJ92TiledEncoder: Sendable {
         var results = [Result<[UInt8], LJ92Error>](repeating: .success([]), count: tileCount)
         results.withUnsafeMutableBufferPointer { slots in
             guard let output = slots.baseAddress else { return }
-            let workers = min(threadCount, tileCount)
             let work = TileWork(
                 tiler: self, plane: layout.base, width: width, height: height, rowStride: layout.rowStride,
-                across: grid.across, tileCount: tileCount, workers: workers, output: output)
-            if workers <= 1 {
-                work.run(worker: 0)
-            } else {
-                DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0) }
-            }
+                across: grid.across, tileCount: tileCount, workers: min(threadCount, tileCount),
+                deliver: { output[$0] = $1 }, shouldStop: { false })
+            work.runAll()
         }
         var tiles: [[UInt8]] = []
         tiles.reserveCapacity(tileCount)
@@ -124,6 +121,35 @@ public struct LJ92TiledEncoder: Sendable {
             }
         }
         return tiles
+    }
+
+    /// Starts encoding every tile of a contiguous plane on background threads (``threadCount`` of them) and returns
+    /// at once: the stream hands out each tile as soon as it is done, in any order the caller asks for. The stream
+    /// keeps `plane` alive until the last tile is encoded.
+    ///
+    /// - Throws: ``LJ92Error/Code/invalidInput`` when the geometry does not fit the plane; a sample above the
+    ///   precision fails its tile, which the stream reports.
+    public func encodeInBackground(_ plane: [UInt16], width: Int, height: Int) throws(LJ92Error) -> LJ92TileStream {
+        _ = try plane.withUnsafeBufferPointer { buffer throws(LJ92Error) in
+            try checkPlane(buffer, width: width, height: height, rowStride: nil)
+        }
+        let grid = tileGrid(width: width, height: height)
+        let tileCount = grid.across * grid.down
+        let stream = LJ92TileStream(tileCount: tileCount)
+        let workers = min(threadCount, tileCount)
+        let tiler = self
+        DispatchQueue.global(qos: .userInitiated).async {
+            plane.withUnsafeBufferPointer { buffer in
+                // checkPlane accepted the plane, so it is not empty.
+                guard let base = buffer.baseAddress else { return }
+                let work = TileWork(
+                    tiler: tiler, plane: base, width: width, height: height, rowStride: width * tiler.samplesPerPixel,
+                    across: grid.across, tileCount: tileCount, workers: workers,
+                    deliver: { stream.store($1, at: $0) }, shouldStop: { stream.isCancelled })
+                work.runAll()
+            }
+        }
+        return stream
     }
 
     /// Encodes every tile of a contiguous plane; see ``encode(_:width:height:rowStride:)-(UnsafeBufferPointer<UInt16>,_,_,_)``.
@@ -206,8 +232,9 @@ public struct LJ92TiledEncoder: Sendable {
     }
 }
 
-/// One call of `encode`: what each worker needs. Workers take tiles `worker`, `worker + workers`, … so the tiles
-/// spread evenly and no two workers write the same result slot.
+/// One call of `encode` or `encodeInBackground`: what each worker needs. Each worker takes the next tile not yet
+/// taken (an atomic counter), so the tiles finish roughly in order and a worker slowed by other work on its core
+/// does not hold the others up.
 private struct TileWork: @unchecked Sendable {
     let tiler: LJ92TiledEncoder
     let plane: UnsafePointer<UInt16>
@@ -217,16 +244,45 @@ private struct TileWork: @unchecked Sendable {
     let across: Int
     let tileCount: Int
     let workers: Int
-    let output: UnsafeMutablePointer<Result<[UInt8], LJ92Error>>
+    /// Receives each tile's result (from the worker's thread).
+    let deliver: (Int, Result<[UInt8], LJ92Error>) -> Void
+    /// Checked before each tile: when true, the remaining tiles are delivered as cancelled without encoding.
+    let shouldStop: () -> Bool
+
+    /// Runs the workers: on the calling thread for one, with `concurrentPerform` for more.
+    func runAll() {
+        if workers <= 1 {
+            run(worker: 0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { run(worker: $0) }
+        }
+    }
+
+    /// The next tile to take, shared by the workers.
+    let next = TileCounter()
 
     func run(worker: Int) {
         var scratch: [UInt16] = []
-        var index = worker
-        while index < tileCount {
-            output[index] = tiler.encodeTile(
-                index, plane: plane, width: width, height: height, rowStride: rowStride, across: across,
-                scratch: &scratch)
-            index += workers
+        while true {
+            let index = next.take()
+            guard index < tileCount else { return }
+            if shouldStop() {
+                deliver(index, .failure(LJ92Error(.invalidInput, "cancelled before tile \(index) was encoded")))
+            } else {
+                deliver(
+                    index,
+                    tiler.encodeTile(
+                        index, plane: plane, width: width, height: height, rowStride: rowStride, across: across,
+                        scratch: &scratch))
+            }
         }
     }
+}
+
+/// A counter the workers take tile indices from.
+private final class TileCounter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    /// The next index (0, 1, 2, …), each handed out once.
+    func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }

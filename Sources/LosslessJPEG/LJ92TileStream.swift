@@ -1,0 +1,81 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The tiles of one plane, encoded on background threads and handed out one by one as they finish, so that a
+/// writer can put tile 0 in its file while later tiles are still being encoded (``LJ92TiledEncoder/encodeInBackground(_:width:height:)``;
+/// the DNG writer streams its lossless tiles this way).
+///
+/// Workers take tiles in index order (worker k takes k, k + workers, …), so the tiles a sequential reader asks for
+/// are the ones finishing first. Results are kept until the stream is released, and may be read any number of
+/// times from any thread. ``cancel()`` makes the workers skip the tiles they have not started (those report a
+/// cancellation error), for a writer that gave up half-way.
+public final class LJ92TileStream: @unchecked Sendable {
+    /// Tiles in the plane, left to right, then top to bottom.
+    public let tileCount: Int
+
+    // `results`, `finishedCount` and `cancelled` are guarded by `mutex`; `condition` is broadcast on every change.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var results: [Result<[UInt8], LJ92Error>?]
+    private var finishedCount = 0
+    private var cancelled = false
+
+    init(tileCount: Int) {
+        self.tileCount = tileCount
+        results = Array(repeating: nil, count: tileCount)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Blocks until tile `index` (0 ..< ``tileCount``) is encoded and returns its stream, or why it failed.
+    public func tile(_ index: Int) -> Result<[UInt8], LJ92Error> {
+        precondition(index >= 0 && index < tileCount, "tile \(index) of \(tileCount)")
+        return locked {
+            while results[index] == nil { pthread_cond_wait(condition, mutex) }
+            // The loop ends only on a stored result.
+            return results[index] ?? .failure(LJ92Error(.invalidInput, "tile \(index) missing"))
+        }
+    }
+
+    /// Blocks until every tile is encoded (or skipped after ``cancel()``).
+    public func waitUntilFinished() {
+        locked {
+            while finishedCount < tileCount { pthread_cond_wait(condition, mutex) }
+        }
+    }
+
+    /// Asks the workers to skip the tiles they have not started; already encoded tiles stay available.
+    public func cancel() {
+        locked { cancelled = true }
+    }
+
+    /// Whether ``cancel()`` was called (read by the workers before each tile).
+    var isCancelled: Bool { locked { cancelled } }
+
+    /// Stores tile `index`'s result and wakes the readers.
+    func store(_ result: Result<[UInt8], LJ92Error>, at index: Int) {
+        locked {
+            results[index] = result
+            finishedCount += 1
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    private func locked<Value>(_ body: () -> Value) -> Value {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+}
