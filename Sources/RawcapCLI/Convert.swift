@@ -63,7 +63,8 @@ extension RawcapCommand {
                     throw SysExit.cannotCreate
                 }
             }
-            let converter = Converter(target: target, folder: output)
+            var converter = Converter(target: target, folder: output)
+            converter.computesSHA256 = json
             let interruption = ConvertInterruption()
             defer { interruption.stop() }
             var worst: ExitCode?
