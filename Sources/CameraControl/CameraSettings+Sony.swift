@@ -14,35 +14,18 @@ extension CameraSettings {
             && deviceInfo.supports(OperationCode.Sony.setControlDeviceA)
     }
 
-    /// The description of `definition`'s property from GetAllDevicePropData, as a standard DevicePropDesc: GetSet
-    /// is 1 only when Sony's IsEnabled byte allows setting, and the enumeration is the one Sony offers (the second
-    /// list of newer bodies when present, as libgphoto2 uses it).
+    /// The description of `definition`'s property from GetAllDevicePropData (running the SDIO handshake first when
+    /// the camera refuses it), as a standard DevicePropDesc (``PTP/SonyDevicePropDesc/standardDescription``).
     ///
     /// - Throws: ``CameraControlError/Code/refused`` when the camera does not describe the property.
     func sonyDescriptor(_ definition: PropertyDefinition) async throws -> DevicePropDesc {
-        let all = try await sonyAllDevicePropData()
+        let all = try await session.sonyAllDevicePropDataAfterHandshake()
         guard let sony = all[definition.code] else {
             throw CameraControlError(
                 .refused, property: definition.name,
                 "the camera does not describe it in GetAllDevicePropData (0x9209)")
         }
-        let form = sony.allowedValues.map { DevicePropDesc.Form.enumeration($0) } ?? sony.form
-        return DevicePropDesc(
-            propertyCode: sony.propertyCode, dataType: sony.dataType, getSet: sony.isSettable ? 1 : 0,
-            factoryDefaultValue: sony.factoryDefaultValue, currentValue: sony.currentValue, form: form)
-    }
-
-    /// GetAllDevicePropData, running the SDIO handshake first when the camera refuses it: Sony bodies answer their
-    /// property operations only after SDIOConnect phase 3 (libgphoto2 runs the handshake in `camera_init`), and
-    /// `config` and `info` reach the camera without a capture driver to run it. Running it again is harmless: phase
-    /// 1 starts it over.
-    func sonyAllDevicePropData() async throws -> SonyAllDevicePropData {
-        do {
-            return try await session.sonyGetAllDevicePropData()
-        } catch let error as PTPError where error.code == .deviceResponse && error.response != nil {
-            _ = try await session.sonyConnect()
-            return try await session.sonyGetAllDevicePropData()
-        }
+        return sony.standardDescription
     }
 
     /// Writes a property value with the operation this camera takes: SetControlDeviceA for Sony bodies in PC

@@ -249,7 +249,23 @@ extension CameraInfoReport {
             report.notes.append("The camera does not list GetStorageIDs.")
         }
         var descriptors: [DevicePropertyCode: DevicePropDesc] = [:]
-        if info.supports(.getDevicePropDesc) || info.devicePropertiesSupported.isEmpty {
+        if vendor == .sony, info.supports(OperationCode.Sony.getAllDevicePropData), !info.supports(.getDevicePropDesc) {
+            // A Sony body in PC Remote mode describes its properties only through GetAllDevicePropData, after the
+            // SDIO handshake (run here when the camera refuses the request, as `config` does).
+            do {
+                let all = try await session.sonyAllDevicePropDataAfterHandshake()
+                for sony in all.descriptions {
+                    let descriptor = sony.standardDescription
+                    report.properties.append(Self.property(descriptor, vendor: vendor))
+                    descriptors[sony.propertyCode] = descriptor
+                }
+            } catch let error as PTPError where error.code == .deviceResponse {
+                report.notes.append("The camera refused GetAllDevicePropData (\(error)): property values are unknown.")
+                report.properties = info.devicePropertiesSupported.map {
+                    Property(code: hex($0.rawValue), name: $0.description(vendor: vendor), error: "not readable")
+                }
+            }
+        } else if info.supports(.getDevicePropDesc) || info.devicePropertiesSupported.isEmpty {
             for code in info.devicePropertiesSupported {
                 let (property, descriptor) = try await property(code, session: session, vendor: vendor)
                 report.properties.append(property)
@@ -324,23 +340,30 @@ extension CameraInfoReport {
         do {
             let desc = try await session.getDevicePropDesc(code)
             descriptor = desc
-            property.type = desc.dataType.description
-            property.writable = desc.isSettable
-            property.current = Value(desc.currentValue)
-            property.factoryDefault = Value(desc.factoryDefaultValue)
-            switch desc.form {
-            case .none: break
-            case .range(let minimum, let maximum, let step):
-                property.allowed = .range(minimum: Value(minimum), maximum: Value(maximum), step: Value(step))
-            case .enumeration(let values):
-                property.allowed = .values(values.map(Value.init))
-            }
+            property = Self.property(desc, vendor: vendor)
         } catch let error as PTPError where error.code == .deviceResponse {
             property.error = "refused by the camera: \(error.response?.description ?? "?")"
         } catch let error as WireError {
             property.error = "unreadable description: \(error)"
         }
         return (property, descriptor)
+    }
+
+    /// The report line of a property the camera described.
+    private static func property(_ desc: DevicePropDesc, vendor: VendorExtensionID) -> Property {
+        var property = Property(code: hex(desc.propertyCode.rawValue), name: desc.propertyCode.description(vendor: vendor))
+        property.type = desc.dataType.description
+        property.writable = desc.isSettable
+        property.current = Value(desc.currentValue)
+        property.factoryDefault = Value(desc.factoryDefaultValue)
+        switch desc.form {
+        case .none: break
+        case .range(let minimum, let maximum, let step):
+            property.allowed = .range(minimum: Value(minimum), maximum: Value(maximum), step: Value(step))
+        case .enumeration(let values):
+            property.allowed = .values(values.map(Value.init))
+        }
+        return property
     }
 }
 

@@ -38,3 +38,21 @@ import Testing
         #expect(journal.contains(model == "nikon" ? "profile nikon" : "profile canon-eos"), "\(journal)")
     }
 }
+
+/// `rawcap info` on a Sony body in PC Remote mode: its properties come from GetAllDevicePropData after the SDIO
+/// handshake (the body lists neither GetDevicePropDesc nor values before it), so they show values, not "not readable".
+@Suite struct SonyInfoCommandTests {
+    @Test func sonyPropertiesShowTheirValues() async throws {
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let result = try await Subprocess.runDetached(
+            rawcap, ["info", "--camera", "sim", "--model", "sony", "--sim-sensor", "96x64", "--json"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+        let properties = try #require(object["properties"] as? [[String: Any]])
+        #expect(properties.count >= 5, "\(properties)")
+        #expect(properties.allSatisfy { $0["error"] == nil }, "\(properties)")
+        let quality = try #require(properties.first { ($0["code"] as? String) == "0x5004" }, "\(properties)")
+        #expect(quality["current"] != nil && quality["writable"] as? Bool == true, "\(quality)")
+    }
+}

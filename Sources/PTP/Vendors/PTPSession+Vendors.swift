@@ -119,6 +119,19 @@ extension PTPSession {
             ptpEncoded: try await dataIn(OperationCode.Sony.getAllDevicePropData), quirks: configuration.quirks)
     }
 
+    /// GetAllDevicePropData, running the SDIO handshake first when the camera refuses it: Sony bodies answer their
+    /// property operations only after SDIOConnect phase 3 (libgphoto2 runs the handshake in `camera_init`), and
+    /// `config` and `info` reach the camera without a capture driver to run it. Running it again is harmless: phase
+    /// 1 starts it over.
+    public func sonyAllDevicePropDataAfterHandshake() async throws -> SonyAllDevicePropData {
+        do {
+            return try await sonyGetAllDevicePropData()
+        } catch let error as PTPError where error.code == .deviceResponse && error.response != nil {
+            _ = try await sonyConnect()
+            return try await sonyGetAllDevicePropData()
+        }
+    }
+
     /// Sony SetControlDeviceA (0x9205): sets a property (parameter: its code; data: the value in its type).
     public func sonySetControlDeviceA(_ property: DevicePropertyCode, _ value: PTPValue) async throws {
         _ = try await execute(

@@ -65,6 +65,15 @@ public struct SonyDevicePropDesc: PTPDataset, Hashable {
     /// IsEnabled 0 and 2).
     public var isSettable: Bool { getSet != 0 && isEnabledFlag == 1 }
 
+    /// The description as a standard DevicePropDesc: GetSet is 1 only when Sony's IsEnabled byte allows setting, and
+    /// the enumeration is the one Sony offers (the second list of newer bodies when present, as libgphoto2 uses it).
+    public var standardDescription: DevicePropDesc {
+        DevicePropDesc(
+            propertyCode: propertyCode, dataType: dataType, getSet: isSettable ? 1 : 0,
+            factoryDefaultValue: factoryDefaultValue, currentValue: currentValue,
+            form: allowedValues.map { DevicePropDesc.Form.enumeration($0) } ?? form)
+    }
+
     /// Whether the camera shows the property as usable (IsEnabled 1).
     public var isEnabled: Bool { isEnabledFlag == 1 }
 
