@@ -29,6 +29,16 @@ public enum RawFormat: String, CaseIterable, Hashable, Sendable, Comparable, Cus
     /// Whether the samples are sensor photosites (a CFA mosaic).
     public var isBayer: Bool { [.bayer16, .bayer14, .bayer12, .bayer].contains(self) }
 
+    /// 16, 14 or 12 for the Bayer formats of a fixed depth; `nil` for the others.
+    public var bitDepth: Int? {
+        switch self {
+        case .bayer16: 16
+        case .bayer14: 14
+        case .bayer12: 12
+        default: nil
+        }
+    }
+
     /// Whether the format is raw (Bayer or linear), not a processed picture.
     public var isRaw: Bool { isBayer || self == .linear }
 

@@ -18,15 +18,22 @@ public struct ResolvedFormat: Hashable, Sendable, CustomStringConvertible {
     public var product: Product
     /// The raw bit depth to select on the camera, or `nil` to leave the camera's setting.
     public var rawBitDepth: Int?
+    /// The bit depth asked for on a camera that cannot be told one (no raw bit depth property: Canon EOS, Sony,
+    /// Fujifilm bodies write raw files at their own depth): not set, but each frame is checked against it.
+    public var expectedBitDepth: Int?
     /// `auto` only: write a linear DNG (with a warning) when the raw object is not Bayer CFA data.
     public var linearFallback: Bool
     /// Why this choice, for the log and the journal (e.g. "auto: Bayer 16-bit, the deepest the camera offers").
     public var reason: String
 
     /// Creates a resolution.
-    public init(product: Product, rawBitDepth: Int?, linearFallback: Bool = false, reason: String = "") {
+    public init(
+        product: Product, rawBitDepth: Int?, expectedBitDepth: Int? = nil, linearFallback: Bool = false,
+        reason: String = ""
+    ) {
         self.product = product
         self.rawBitDepth = rawBitDepth
+        self.expectedBitDepth = expectedBitDepth
         self.linearFallback = linearFallback
         self.reason = reason
     }
@@ -34,7 +41,7 @@ public struct ResolvedFormat: Hashable, Sendable, CustomStringConvertible {
     /// `bayer14`, `linear`, `jpeg`, `tiff`, or `bayer` when the depth is the camera's.
     public var description: String {
         switch product {
-        case .bayer: rawBitDepth.map { "bayer\($0)" } ?? "bayer"
+        case .bayer: (rawBitDepth ?? expectedBitDepth).map { "bayer\($0)" } ?? "bayer"
         case .linear: "linear"
         case .tiff: "tiff"
         case .jpeg: "jpeg"
@@ -67,6 +74,16 @@ extension ResolvedFormat {
         case .bayer16: request = .format(.bayer16)
         case .linear: request = .format(.linear)
         case .jpeg: request = .format(.jpeg)
+        }
+        // bayer12/14/16 on a camera without a depth setting: its Bayer raw at whatever depth it writes (a Canon
+        // 5D Mark IV's CR2 is always 14-bit), checked frame by frame, rather than a refusal.
+        if case .format(let asked) = request, asked.isBayer, !catalog.formats.contains(asked),
+            let fixed = catalog.offers.first(where: { $0.format == .bayer }), let depth = asked.bitDepth
+        {
+            return ResolvedFormat(
+                product: .bayer, rawBitDepth: nil, expectedBitDepth: depth,
+                reason: "\(asked): asked for; the camera has no raw bit depth setting, so it writes \(fixed.note)"
+                    + " and each frame's depth is checked against \(depth) bits")
         }
         let choice: RawFormatCatalog.Choice
         do {

@@ -181,7 +181,7 @@ public struct ShotProcessor: Sendable {
         switch (format.product, decoded.image) {
         case (.bayer, .cfa(let frame)):
             metadata = frame.metadata
-            if let depth = format.rawBitDepth, frame.bitsPerSample != depth {
+            if let depth = format.rawBitDepth ?? format.expectedBitDepth, frame.bitsPerSample != depth {
                 warn(
                     "frame \(shot.frame): asked for \(depth)-bit raw, the camera sent \(frame.bitsPerSample)-bit",
                     shot: shot)

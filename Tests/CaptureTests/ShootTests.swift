@@ -112,6 +112,20 @@ import Testing
         #expect(try ResolvedFormat.choose(.linear, from: twelve).product == .linear)
     }
 
+    /// A camera with a maker raw format and no bit depth setting (Canon EOS): bayer14 is its raw at the depth it
+    /// writes, checked per frame, not a refusal; the camera's setting is left alone.
+    @Test func aFixedDepthCameraTakesAFixedDepthRequest() throws {
+        let canon = RawFormatCatalog(
+            deviceInfo: DeviceInfo(
+                vendorExtensionID: .canon, captureFormats: [ObjectFormatCode(rawValue: 0xB103), .exifJPEG]),
+            bitDepth: nil)
+        let fourteen = try ResolvedFormat.choose(.bayer14, from: canon)
+        #expect(fourteen.product == .bayer && fourteen.rawBitDepth == nil && fourteen.expectedBitDepth == 14)
+        #expect(fourteen.description == "bayer14")
+        #expect(fourteen.reason.contains("no raw bit depth setting"), "\(fourteen.reason)")
+        #expect(try ResolvedFormat.choose(.auto, from: canon).expectedBitDepth == nil)
+    }
+
     @Test func namesNeverOverwriteAndTemplatesExpand() async throws {
         let rig = try await CaptureRig()
         defer { Task { await rig.close() } }

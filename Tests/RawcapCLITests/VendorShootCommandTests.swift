@@ -9,6 +9,8 @@ import Testing
     @Test(arguments: [
         ("nikon", "Nikon", "D850", ["--format", "bayer12"], 12),
         ("canon", "Canon", "EOS 5D Mark IV", [], 14),
+        // No bit depth setting on the body: bayer14 is its 14-bit CR2, checked per frame.
+        ("canon", "Canon", "EOS 5D Mark IV", ["--format", "bayer14"], 14),
     ])
     func twoFramesEndInDNGsOfTheModel(model: String, make: String, name: String, extra: [String], bits: Int)
         async throws
@@ -34,8 +36,27 @@ import Testing
             #expect(Set(frame.samples.prefix(4096)).count > 100)
         }
         let journal = try String(contentsOf: folder.file("rawcap-journal.jsonl"), encoding: .utf8)
+        #expect(!journal.contains("\"warning\""), "\(journal)")
         #expect(journal.contains(model == "nikon" ? "DSC_0001.NEF" : "IMG_0001.CR2"), "\(journal)")
         #expect(journal.contains(model == "nikon" ? "profile nikon" : "profile canon-eos"), "\(journal)")
+    }
+}
+
+/// `--format bayer12` on a body that writes 14-bit raw and cannot be told otherwise: the shots are taken, and each
+/// frame's depth is reported as a warning, not hidden.
+@Suite struct FixedDepthShootCommandTests {
+    @Test func aDepthTheCameraDoesNotWriteIsAWarningPerFrame() async throws {
+        let folder = try TemporaryDirectory("shoot-canon-bayer12")
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let result = try await Subprocess.runDetached(
+            rawcap,
+            [
+                "shoot", "--camera", "sim", "--model", "canon", "--sim-sensor", "160x120", "--format", "bayer12",
+                "-o", folder.url.path,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("asked for 12-bit raw, the camera sent 14-bit"), "\(result.errorOutput)")
+        #expect(try folder.contents().filter { $0.hasSuffix(".dng") }.count == 1)
     }
 }
 
