@@ -31,6 +31,11 @@ public protocol CaptureDriver: Sendable {
     /// Called once the run has downloaded what it needs of a shot's objects, so a driver can release them on the
     /// camera (Canon EOS TransferComplete frees a shot held for the host).
     func downloaded(_ objects: [AnnouncedObject], session: PTPSession) async throws
+
+    /// Called once when the run ends, however it ends (after the settings are restored): puts back what
+    /// ``prepare(session:logger:)`` changed on the camera (Nikon's RecordingMedia). Failures are logged, not thrown:
+    /// the run's own outcome is what the caller reports.
+    func finish(session: PTPSession, logger: Logger) async
 }
 
 extension CaptureDriver {
@@ -39,6 +44,9 @@ extension CaptureDriver {
 
     /// Nothing to release: the objects stay where the camera stored them.
     public func downloaded(_ objects: [AnnouncedObject], session: PTPSession) async throws {}
+
+    /// Nothing to put back.
+    public func finish(session: PTPSession, logger: Logger) async {}
 }
 
 /// Reads and sets a camera's image quality (RAW, RAW+JPEG, JPEG) where standard property descriptors cannot: Canon

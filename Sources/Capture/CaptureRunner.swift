@@ -137,9 +137,11 @@ public struct CaptureRunner: Sendable {
             try await control.restore(snapshot)
             if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
         } catch {
+            await profile.driver.finish(session: session, logger: logger)
             recordFailure(error, restoreFailure: restoreFailure)
             throw error
         }
+        await profile.driver.finish(session: session, logger: logger)
         // A Ctrl-C during the last frame lets that frame finish, and the loop then ends as if complete: the request
         // still decides how the run ends (exit 130), as it does for a Ctrl-C during an earlier frame (fault matrix).
         if stop.isRequested { summary.interrupted = true }

@@ -25,6 +25,11 @@ public struct NikonCaptureDriver: CaptureDriver {
         self.autofocus = autofocus
     }
 
+    /// Puts RecordingMedia back where it was before the run pointed captures at SDRAM.
+    public func finish(session: PTPSession, logger: Logger) async {
+        await state.restoreRecordingMedia(session: session, logger: logger)
+    }
+
     /// Takes one shot (see the type's description).
     public func capture(
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
@@ -113,6 +118,8 @@ public struct NikonCaptureDriver: CaptureDriver {
 /// What a ``NikonCaptureDriver`` has learnt about its camera: checked once per run.
 actor NikonDriverState {
     private var deviceInfo: DeviceInfo?
+    /// RecordingMedia before ``prepare(session:logger:)`` pointed captures at SDRAM, when it changed it.
+    private var mediaBefore: PTPValue?
 
     /// The camera's DeviceInfo; the first time, also points captures at SDRAM and warns once about each optional
     /// property the body lacks.
@@ -129,8 +136,10 @@ actor NikonDriverState {
         if info.devicePropertiesSupported.contains(media) {
             let sdram = PTPValue.uint8(NikonRecordingMedia.sdram.rawValue)
             do {
-                if try await session.getDevicePropValue(media, type: .uint8) != sdram {
+                let current = try await session.getDevicePropValue(media, type: .uint8)
+                if current != sdram {
                     try await session.setDevicePropValue(media, sdram)
+                    mediaBefore = current
                 }
             } catch let error as PTPError {
                 logger.warning("Nikon: the camera refused RecordingMedia = SDRAM (\(error)); shots go where it stores them")
@@ -144,5 +153,17 @@ actor NikonDriverState {
         }
         deviceInfo = info
         return info
+    }
+
+    /// Puts RecordingMedia back to what it was before ``prepare(session:logger:)`` (the card, usually), so the
+    /// camera stores its next shot where the photographer expects once it is off the cable.
+    func restoreRecordingMedia(session: PTPSession, logger: Logger) async {
+        guard let before = mediaBefore else { return }
+        do {
+            try await session.setDevicePropValue(NikonRecordingMedia.property, before)
+            mediaBefore = nil
+        } catch {
+            logger.warning("Nikon: could not put RecordingMedia back to \(before) (\(error)); it stays SDRAM")
+        }
     }
 }

@@ -85,8 +85,12 @@ final class RenderedFrames: @unchecked Sendable {
         #expect(announced.map(\.cameraFile) == ["DSC_0001.NEF", "DSC_0002.NEF"])
         #expect(announced.map(\.handle) == [0xFFFF_0001, 0xFFFF_0001])
         #expect(announced.map(\.objectFormat) == [0x3000, 0x3000])
-        // Shots went to SDRAM: the card is untouched.
+        // Shots went to SDRAM: the card is untouched; afterwards the camera records to the card again.
         #expect(try await rig.session.getObjectHandles().isEmpty)
+        #expect(
+            try await rig.session.getDevicePropValue(NikonRecordingMedia.property, type: .uint8)
+                == .uint8(NikonRecordingMedia.card.rawValue))
+        #expect(codes.filter { $0 == .setDevicePropValue }.count >= 2, "set to SDRAM, then back")
     }
 
     @Test func rawPlusJPEGPairsTheNEFWithItsJPEGAndRestoresTheQuality() async throws {
@@ -142,10 +146,15 @@ final class RenderedFrames: @unchecked Sendable {
         let messages = warnings.messages
         #expect(messages.filter { $0.contains("RawBitMode") }.count == 1, "\(messages)")
         #expect(messages.filter { $0.contains("RecordingMedia") }.count == 1, "\(messages)")
-        // Asking for a depth the body cannot select is an error before anything is shot.
-        await #expect(throws: CaptureError.self) {
-            _ = try await Self.runner(rig, ShootPlan(format: .bayer14, count: 1), logger: warnings.logger).run()
-        }
+        // A depth the body cannot be told: it shoots at its own depth (14 bits here) and each frame is checked.
+        let fourteen = try await Self.runner(rig, ShootPlan(format: .bayer14, count: 1), logger: warnings.logger).run()
+        #expect(fourteen.files.count == 1 && fourteen.format.description == "bayer14")
+        #expect(!warnings.messages.contains { $0.contains("asked for") }, "\(warnings.messages)")
+        let twelve = try await Self.runner(rig, ShootPlan(format: .bayer12, count: 1), logger: warnings.logger).run()
+        #expect(twelve.files.count == 1)
+        #expect(
+            warnings.messages.contains { $0.contains("asked for 12-bit raw, the camera sent 14-bit") },
+            "\(warnings.messages)")
     }
 
     @Test func theDriverFindsTheShotAtFFFF0001WhenTheBodyNamesNoHandle() async throws {
