@@ -36,12 +36,29 @@ public enum ExternalTool {
         if let configured = ProcessInfo.processInfo.environment["RAWCAP_PYTHON"] { candidates.append(configured) }
         candidates.append(packageRoot.appendingPathComponent(".build/venv/bin/python").path)
         for python in candidates where FileManager.default.isExecutableFile(atPath: python) {
-            let check = try? Subprocess.run(python, ["-c", modules.map { "import \($0)" }.joined(separator: "; ")])
-            if check?.status == 0 { return python }
+            if importsCache.imports(python: python, modules: modules) { return python }
         }
         try missing(
             "python with \(modules.joined(separator: ", ")) not found (make deps creates .build/venv)",
             sourceLocation: sourceLocation)
+    }
+
+    /// Which interpreters import which modules, checked once per pair: each check starts Python and imports numpy
+    /// or rawpy (up to a second), and tests call this synchronously from the two-thread concurrency pool.
+    private static let importsCache = ImportsCache()
+
+    private final class ImportsCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var known: [String: Bool] = [:]
+
+        func imports(python: String, modules: [String]) -> Bool {
+            let key = python + "\u{0}" + modules.joined(separator: ",")
+            if let answer = lock.withLock({ known[key] }) { return answer }
+            let check = try? Subprocess.run(python, ["-c", modules.map { "import \($0)" }.joined(separator: "; ")])
+            let answer = check?.status == 0
+            lock.withLock { known[key] = answer }
+            return answer
+        }
     }
 
     /// The package's root folder (the one holding Package.swift), found from this source file's location.

@@ -41,7 +41,7 @@ import Testing
         #expect(abs(result.color.colorMatrix1.values[0] - 0.7374) < 0.2)
     }
 
-    @Test func rawpyReadsTheSameSamplesAndLevels() throws {
+    @Test func rawpyReadsTheSameSamplesAndLevels() async throws {
         let python = try ExternalTool.requirePython(modules: ["rawpy", "numpy"])
         let directory = try TemporaryDirectory("arw-rawpy")
         let frame = try Self.frame()
@@ -56,7 +56,7 @@ import Testing
             print("equal" if np.array_equal(r.raw_image, want) else "different",
                   r.black_level_per_channel[0], r.raw_pattern.tolist(), r.color_desc.decode())
             """
-        let result = try Subprocess.run(python, ["-c", script, file.path, expected.path])
+        let result = try await Subprocess.runDetached(python, ["-c", script, file.path, expected.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "equal 512 [[0, 1], [3, 2]] RGBG")
     }

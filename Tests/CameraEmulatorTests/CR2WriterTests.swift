@@ -30,7 +30,7 @@ import Testing
         #expect(decoded.activeArea == frame.activeArea)
     }
 
-    @Test func rawpyReadsTheSameSamplesAndThe5DMarkIVMatrix() throws {
+    @Test func rawpyReadsTheSameSamplesAndThe5DMarkIVMatrix() async throws {
         let python = try ExternalTool.requirePython(modules: ["rawpy", "numpy"])
         let folder = try TemporaryDirectory("cr2")
         let frame = try Self.frame()
@@ -39,7 +39,7 @@ import Testing
         let samples = folder.file("samples.u16")
         try Data(frame.samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }).write(to: samples)
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/Interop/rawpy_vendor.py").path
-        let result = try Subprocess.run(python, [script, cr2.path, samples.path])
+        let result = try await Subprocess.runDetached(python, [script, cr2.path, samples.path])
         try #require(result.status == 0, "rawpy_vendor.py: \(result.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         #expect(json["identical"] as? Bool == true, "\(json)")

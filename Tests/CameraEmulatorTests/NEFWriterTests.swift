@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test(arguments: [12, 14])
-    func rawpyReadsTheSameSamplesLevelsAndMatrix(bits: Int) throws {
+    func rawpyReadsTheSameSamplesLevelsAndMatrix(bits: Int) async throws {
         let python = try ExternalTool.requirePython(modules: ["rawpy", "numpy"])
         let folder = try TemporaryDirectory("nef")
         let frame = try Self.frame(bits: bits)
@@ -54,7 +54,7 @@ import Testing
         let samples = folder.file("samples.u16")
         try Data(Self.activeSamples(frame).flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }).write(to: samples)
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/Interop/rawpy_vendor.py").path
-        let result = try Subprocess.run(python, [script, nef.path, samples.path])
+        let result = try await Subprocess.runDetached(python, [script, nef.path, samples.path])
         try #require(result.status == 0, "rawpy_vendor.py: \(result.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         #expect(json["identical"] as? Bool == true, "\(json)")

@@ -42,7 +42,7 @@ import Testing
         #expect(try RawDecoder.embeddedPreview(bytes[...]) != nil)
     }
 
-    @Test func rawpyReadsTheSameSamplesAndPattern() throws {
+    @Test func rawpyReadsTheSameSamplesAndPattern() async throws {
         let python = try ExternalTool.requirePython(modules: ["rawpy", "numpy"])
         let directory = try TemporaryDirectory("raf-rawpy")
         let frame = try Self.frame()
@@ -63,7 +63,7 @@ import Testing
             print("equal" if np.array_equal(r.raw_image, want) else "different",
                   r.black_level_per_channel[0], pattern == sys.argv[3])
             """
-        let result = try Subprocess.run(python, ["-c", script, file.path, samples.path, pattern])
+        let result = try await Subprocess.runDetached(python, ["-c", script, file.path, samples.path, pattern])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "equal 512 True")
     }

@@ -69,12 +69,12 @@ import WireFormat
         #expect(Set(exifEntries.map(\.tag)).isSuperset(of: [33434, 33437, 34855, 36867, 37380, 37386]))
     }
 
-    @Test func exiftoolReadsTheTagsBack() throws {
+    @Test func exiftoolReadsTheTagsBack() async throws {
         let exiftool = try ExternalTool.require("exiftool")
         let directory = try TemporaryDirectory("tiffep")
         let file = directory.file("RCAP0001.TIF")
         try Data(try TIFFEPWriter.encode(try Self.frame(), software: "rawcap test")).write(to: file)
-        let result = try Subprocess.run(exiftool, ["-j", "-n", "-G0", file.path])
+        let result = try await Subprocess.runDetached(exiftool, ["-j", "-n", "-G0", file.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         let json = try #require(
             try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]).first ?? [:]
@@ -97,12 +97,12 @@ import WireFormat
         #expect(json["EXIF:UniqueCameraModel"] as? String == "rawcap Emulated Camera")
     }
 
-    @Test func libtiffReadsTheFileWithoutErrors() throws {
+    @Test func libtiffReadsTheFileWithoutErrors() async throws {
         let tiffinfo = try ExternalTool.require("tiffinfo")
         let directory = try TemporaryDirectory("tiffep")
         let file = directory.file("RCAP0001.TIF")
         try Data(try TIFFEPWriter.encode(try Self.frame(), software: "rawcap test")).write(to: file)
-        let result = try Subprocess.run(tiffinfo, [file.path])
+        let result = try await Subprocess.runDetached(tiffinfo, [file.path])
         #expect(result.status == 0)
         #expect(!result.errorOutput.contains("Error"), "\(result.errorOutput)")
         #expect(result.output.contains("Image Width: 96 Image Length: 64"))

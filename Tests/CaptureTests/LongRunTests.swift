@@ -9,10 +9,10 @@ import Testing
     static let childVariable = "RAWCAP_LONG_RUN_CHILD_FOLDER"
     static let frames = 200
 
-    @Test func twoHundredFramesLoseNothingAndMemoryStaysFlat() throws {
+    @Test func twoHundredFramesLoseNothingAndMemoryStaysFlat() async throws {
         let folder = try TemporaryDirectory("long-run")
         let binary = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let result = try Subprocess.run(
+        let result = try await Subprocess.runDetached(
             binary, ["--testing-library", "swift-testing", "--filter", "longRunChild"],
             environment: [Self.childVariable: folder.url.path])
         let line = try #require(

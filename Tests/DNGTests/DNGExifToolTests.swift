@@ -29,11 +29,11 @@ import Testing
 
     static let optionSets = [DNGOptions(software: "rawcap test"), DNGOptions(compression: .lossless)]
 
-    @Test func everyPlannedTagReadsBackWithItsValue() throws {
+    @Test func everyPlannedTagReadsBackWithItsValue() async throws {
         let exiftool = try ExternalTool.require("exiftool")
         let folder = try TemporaryDirectory("dng-exiftool")
         for (name, plan, path) in try Self.files(in: folder) {
-            let result = try Subprocess.run(exiftool, ["-j", "-D", "-n", "-a", "-G1", path])
+            let result = try await Subprocess.runDetached(exiftool, ["-j", "-D", "-n", "-a", "-G1", path])
             #expect(result.status == 0, "\(name): \(result.errorOutput)")
             let tags = try ExifToolDump(json: result.stdout)
             var directories: [(group: String, entries: [DNGEntry])] = [("IFD0", plan.root.entries)]
@@ -49,7 +49,7 @@ import Testing
                     guard let value = found?.value, let key = found?.key else { continue }
                     // Long arrays print as "(Binary data …)" unless asked for one by one with -b.
                     if "\(value)".hasPrefix("(Binary data") {
-                        let full = try Subprocess.run(exiftool, ["-b", "-n", "-\(key)", path])
+                        let full = try await Subprocess.runDetached(exiftool, ["-b", "-n", "-\(key)", path])
                         found = (key, full.output)
                     }
                     guard let found else { continue }
@@ -63,11 +63,11 @@ import Testing
         }
     }
 
-    @Test func validateReportsNoWarnings() throws {
+    @Test func validateReportsNoWarnings() async throws {
         let exiftool = try ExternalTool.require("exiftool")
         let folder = try TemporaryDirectory("dng-validate")
         for (name, _, path) in try Self.files(in: folder) {
-            let result = try Subprocess.run(exiftool, ["-validate", "-warning", "-error", "-a", "-G1", path])
+            let result = try await Subprocess.runDetached(exiftool, ["-validate", "-warning", "-error", "-a", "-G1", path])
             #expect(result.status == 0, "\(name): \(result.errorOutput)")
             let lines = result.output.split(separator: "\n").map { String($0) }
             #expect(lines.contains { $0.contains("Validate") && $0.hasSuffix(": OK") }, "\(name): \(lines)")

@@ -43,7 +43,7 @@ import Testing
     static let compressions: [DNGOptions.Compression] = [.none, .lossless]
 
     @Test(arguments: compressions)
-    func everyReaderReturnsExactlyTheSamplesThatWentIn(compression: DNGOptions.Compression) throws {
+    func everyReaderReturnsExactlyTheSamplesThatWentIn(compression: DNGOptions.Compression) async throws {
         let folder = try TemporaryDirectory("dng-interop-\(compression)")
         let encoder = DNGEncoder(options: DNGOptions(compression: compression))
         var manifest: [[String: Any]] = []
@@ -78,7 +78,7 @@ import Testing
         }
 
         // rawpy (LibRaw 0.22), tifffile, and the independent NewRawImageDigest.
-        for (path, failures) in try InteropSupport.runPythonChecks(manifest, in: folder) {
+        for (path, failures) in try await InteropSupport.runPythonChecks(manifest, in: folder) {
             #expect(failures.isEmpty, "\(URL(fileURLWithPath: path).lastPathComponent): \(failures)")
         }
 
@@ -88,7 +88,7 @@ import Testing
         let dcrawEmu = try ExternalTool.require("dcraw_emu")
         for (testCase, frame, path) in written {
             // dcraw 9.28: document mode, 16-bit, no flip. It outputs the active area.
-            let dcrawResult = try Subprocess.run(dcraw, ["-D", "-4", "-t", "0", "-c", path])
+            let dcrawResult = try await Subprocess.runDetached(dcraw, ["-D", "-4", "-t", "0", "-c", path])
             #expect(dcrawResult.status == 0, "\(testCase): dcraw \(dcrawResult.errorOutput)")
             if dcrawResult.status == 0 {
                 let image = try InteropSupport.readPGM16(dcrawResult.stdout)
@@ -97,12 +97,12 @@ import Testing
             }
 
             // LibRaw 0.20 (Debian): unprocessed_raw writes the whole raw frame next to the input.
-            let unprocessed = try Subprocess.run(unprocessedRaw, ["-q", path])
+            let unprocessed = try await Subprocess.runDetached(unprocessedRaw, ["-q", path])
             #expect(unprocessed.status == 0, "\(testCase): unprocessed_raw \(unprocessed.errorOutput)")
             let pgm = try InteropSupport.readPGM16(try Data(contentsOf: URL(fileURLWithPath: path + ".pgm")))
             #expect(pgm.samples == frame.samples, "\(testCase): unprocessed_raw pixels")
 
-            let identify = try Subprocess.run(rawIdentify, ["-v", path])
+            let identify = try await Subprocess.runDetached(rawIdentify, ["-v", path])
             #expect(identify.status == 0, "\(testCase): raw-identify")
             if testCase.cfa.isBayer {
                 // LibRaw prints the pattern of the visible area's top-left, which is the frame's pattern.
@@ -110,7 +110,7 @@ import Testing
                 #expect(line?.contains(testCase.cfa.name) == true, "\(testCase): \(line ?? "no pattern line")")
             }
             if testCase.render {
-                let render = try Subprocess.run(dcrawEmu, ["-4", "-T", path])
+                let render = try await Subprocess.runDetached(dcrawEmu, ["-4", "-T", path])
                 #expect(
                     render.status == 0 && !render.errorOutput.contains("Cannot"), "\(testCase): \(render.errorOutput)")
                 #expect(FileManager.default.fileExists(atPath: path + ".tiff"), "\(testCase): dcraw_emu wrote nothing")

@@ -11,7 +11,7 @@ import Testing
     static let compressions: [DNGOptions.Compression] = [.none, .lossless]
 
     @Test(arguments: compressions)
-    func readersReturnTheStoredAndTheLinearizedSamples(compression: DNGOptions.Compression) throws {
+    func readersReturnTheStoredAndTheLinearizedSamples(compression: DNGOptions.Compression) async throws {
         let folder = try TemporaryDirectory("dng-linear-\(compression)")
         let encoder = DNGEncoder(options: DNGOptions(compression: compression))
         var manifest: [[String: Any]] = []
@@ -40,7 +40,7 @@ import Testing
             if let table = image.linearizationTable { entry["table"] = table.map(Int.init) }
             manifest.append(entry)
         }
-        for (path, failures) in try InteropSupport.runPythonChecks(manifest, in: folder) {
+        for (path, failures) in try await InteropSupport.runPythonChecks(manifest, in: folder) {
             #expect(failures.isEmpty, "\(URL(fileURLWithPath: path).lastPathComponent): \(failures)")
         }
 
@@ -48,11 +48,11 @@ import Testing
         let dcrawEmu = try ExternalTool.require("dcraw_emu")
         for (image, path) in written {
             // dcraw -D writes LinearRaw as a 16-bit PPM of linearized values.
-            let result = try Subprocess.run(dcraw, ["-D", "-4", "-t", "0", "-c", path])
+            let result = try await Subprocess.runDetached(dcraw, ["-D", "-4", "-t", "0", "-c", path])
             #expect(result.status == 0, "\(path): \(result.errorOutput)")
             let linear = image.samples.map { value in image.linearizationTable.map { $0[Int(value)] } ?? value }
             #expect(try InteropSupport.readPGM16(result.stdout).samples == linear, "\(path): dcraw pixels")
-            let render = try Subprocess.run(dcrawEmu, ["-4", "-T", path])
+            let render = try await Subprocess.runDetached(dcrawEmu, ["-4", "-T", path])
             #expect(render.status == 0 && !render.errorOutput.contains("Cannot"), "\(path): \(render.errorOutput)")
         }
     }

@@ -8,7 +8,7 @@ import Testing
 /// validate, and the preview and thumbnail must come back byte for byte.
 @Suite struct DNGRenderedPreviewTests {
     @Test(arguments: [DNGOptions.Compression.none, .lossless])
-    func renderedPreviewsAreStoredUnchanged(compression: DNGOptions.Compression) throws {
+    func renderedPreviewsAreStoredUnchanged(compression: DNGOptions.Compression) async throws {
         let exiftool = try ExternalTool.require("exiftool")
         let folder = try TemporaryDirectory("dng-rendered")
         let frame = try TestImages.frame(width: 640, height: 426, bitsPerSample: 14, cfa: .rggb, orientation: .rotate90)
@@ -44,9 +44,9 @@ import Testing
             #expect(previewIFD.compression == 7 && previewIFD.width == jpeg.width, "\(name)")
             #expect(previewIFD.chunks == [jpeg.bytes], "\(name): preview JPEG")
 
-            let extracted = try Subprocess.run(exiftool, ["-b", "-PreviewImage", path])
+            let extracted = try await Subprocess.runDetached(exiftool, ["-b", "-PreviewImage", path])
             #expect(Array(extracted.stdout) == jpeg.bytes, "\(name): exiftool's PreviewImage")
-            let validation = try Subprocess.run(exiftool, ["-validate", "-warning", "-error", "-a", path])
+            let validation = try await Subprocess.runDetached(exiftool, ["-validate", "-warning", "-error", "-a", path])
             #expect(
                 validation.output.contains("Validate") && validation.output.contains(": OK"), "\(validation.output)")
             #expect(!validation.output.contains("Warning"), "\(name): \(validation.output)")

@@ -116,12 +116,12 @@ import Testing
         #expect(throws: JPEGError(.invalidArgument)) { try jpeg.decoded(minimumLongSide: 0) }
     }
 
-    @Test func anIndependentReaderAgreesOnTheEncodedFile() throws {
+    @Test func anIndependentReaderAgreesOnTheEncodedFile() async throws {
         let exiftool = try ExternalTool.require("exiftool")
         let folder = try TemporaryDirectory("jpeg")
         let file = folder.file("chart.jpg")
         try Data(try JPEGImage(encoding: Self.chart, quality: 88).bytes).write(to: file)
-        let result = try Subprocess.run(
+        let result = try await Subprocess.runDetached(
             exiftool, ["-s3", "-ImageWidth", "-ImageHeight", "-YCbCrSubSampling", file.path])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n").map(String.init)

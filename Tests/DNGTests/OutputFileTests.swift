@@ -102,10 +102,10 @@ import Testing
 
     /// A full disk, for real: a child process (this test binary, running only ``fileSizeLimitChild()``) writes
     /// under RLIMIT_FSIZE with SIGXFSZ ignored, so write(2) fails with EFBIG exactly as on a full file system.
-    @Test func aFullDiskIsReportedAndLeavesNothingBehind() throws {
+    @Test func aFullDiskIsReportedAndLeavesNothingBehind() async throws {
         let folder = try TemporaryDirectory("output-full")
         let binary = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let result = try Subprocess.run(
+        let result = try await Subprocess.runDetached(
             binary, ["--testing-library", "swift-testing", "--filter", "fileSizeLimitChild"],
             environment: [Self.childVariable: folder.url.path])
         let lines = result.output.split(separator: "\n").filter { $0.hasPrefix("CHILD ") }

@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test(arguments: 0..<4)
-    func libtiffDecodesExactlyThePixelsWritten(combination: Int) throws {
+    func libtiffDecodesExactlyThePixelsWritten(combination: Int) async throws {
         let (bits, compression) = Self.combinations[combination]
         let folder = try TemporaryDirectory("rgbtiff")
         let path = folder.file("out.tif").path
@@ -79,7 +79,7 @@ import Testing
         #expect(decoded.width == 61 && decoded.height == 37 && decoded.bits == bits)
         #expect(decoded.samples == Self.expected(image, bits: bits))
 
-        let info = try Subprocess.run(try ExternalTool.require("tiffinfo"), [path])
+        let info = try await Subprocess.runDetached(try ExternalTool.require("tiffinfo"), [path])
         #expect(info.status == 0, "\(info.errorOutput)")
         #expect(info.output.contains("Bits/Sample: \(bits)"))
         #expect(info.output.contains("Samples/Pixel: 3"))
@@ -91,12 +91,12 @@ import Testing
         #expect(info.errorOutput.isEmpty, "tiffinfo warned: \(info.errorOutput)")
     }
 
-    @Test func exifExposureFieldsAreExactFractions() throws {
+    @Test func exifExposureFieldsAreExactFractions() async throws {
         let exiftool = try ExternalTool.require("exiftool")
         let folder = try TemporaryDirectory("rgbtiff-exif")
         let path = folder.file("out.tif").path
         try RGBTIFFWriter.write(try Self.image(), metadata: Self.metadata, to: path)
-        let result = try Subprocess.run(
+        let result = try await Subprocess.runDetached(
             exiftool,
             [
                 "-s", "-n", "-ExposureTime", "-FNumber", "-ISO", "-FocalLength", "-DateTimeOriginal", "-XResolution",
@@ -113,12 +113,12 @@ import Testing
         #expect(lines.contains("DateTimeOriginal : 2026:11:22 06:30:05"))
         #expect(lines.contains("XResolution : 72"))
 
-        let validate = try Subprocess.run(exiftool, ["-validate", "-warning", "-a", "-s", path])
+        let validate = try await Subprocess.runDetached(exiftool, ["-validate", "-warning", "-a", "-s", path])
         let verdict = validate.output.split(separator: " ").filter { !$0.isEmpty }.joined(separator: " ")
         #expect(verdict == "Validate : OK\n", "\(validate.output)")
     }
 
-    @Test func tifffileReadsTheSamePixels() throws {
+    @Test func tifffileReadsTheSamePixels() async throws {
         let python = try ExternalTool.requirePython(modules: ["tifffile", "numpy", "imagecodecs"])
         let folder = try TemporaryDirectory("rgbtiff-tifffile")
         let image = try Self.image()
@@ -137,7 +137,7 @@ import Testing
                 a = tifffile.imread(path)
                 print(a.dtype, *a.shape, " ".join(map(str, a.reshape(-1).tolist())))
             """
-        let result = try Subprocess.run(python, ["-c", script] + paths)
+        let result = try await Subprocess.runDetached(python, ["-c", script] + paths)
         #expect(result.status == 0, "\(result.errorOutput)")
         let lines = result.output.split(separator: "\n")
         try #require(lines.count == paths.count)

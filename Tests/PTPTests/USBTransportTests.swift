@@ -10,7 +10,9 @@ import WireFormat
         let sink = CollectingSink()
         let response = try await stack.transport.transact(
             PTPRequest(code: .getObject, transactionID: tid, parameters: [handle.rawValue]), dataOut: nil, dataIn: sink,
-            timeout: .seconds(2))
+            // Generous: the in-memory device shares two cores with the whole parallel suite; no test here waits
+            // for this timeout to expire.
+            timeout: .seconds(10))
         return (await sink.bytes, response)
     }
 

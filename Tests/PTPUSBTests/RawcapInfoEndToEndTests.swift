@@ -173,7 +173,7 @@ import Testing
 
     @Test func theEmulatedCameraAnswersInfo() async throws {
         // Every reach is built in now: `sim` is the emulated camera in process, through USB framing.
-        let result = try Subprocess.run(try Self.rawcap(), ["info", "--camera", "sim"])
+        let result = try await Subprocess.runDetached(try Self.rawcap(), ["info", "--camera", "sim"])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output.contains("Emulated Camera"))
     }

@@ -7,14 +7,14 @@ import Testing
 /// PiDNG was given, through rawcap's reader and through LibRaw.
 @Suite struct PiDNGInteropTests {
     /// Runs Tests/Interop/pidng_write.py; returns the DNG's bytes and the samples that went in.
-    static func pidngFile(width: Int, height: Int, bits: Int, in directory: TemporaryDirectory) throws -> (
+    static func pidngFile(width: Int, height: Int, bits: Int, in directory: TemporaryDirectory) async throws -> (
         dng: [UInt8], samples: [UInt16]
     ) {
         let python = try ExternalTool.requirePython(modules: ["pidng", "numpy"])
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/Interop/pidng_write.py").path
         let dngURL = directory.file("pidng-\(bits).dng")
         let rawURL = directory.file("pidng-\(bits).raw")
-        let result = try Subprocess.run(
+        let result = try await Subprocess.runDetached(
             python, [script, dngURL.path, rawURL.path, String(width), String(height), String(bits)])
         try #require(result.status == 0, "pidng_write.py failed: \(result.errorOutput)")
         let raw = try Data(contentsOf: rawURL)
@@ -23,9 +23,9 @@ import Testing
     }
 
     @Test(arguments: [10, 12, 16])
-    func decodesWhatPiDNGWrote(bits: Int) throws {
+    func decodesWhatPiDNGWrote(bits: Int) async throws {
         let directory = try TemporaryDirectory("pidng")
-        let (dng, samples) = try Self.pidngFile(width: 96, height: 64, bits: bits, in: directory)
+        let (dng, samples) = try await Self.pidngFile(width: 96, height: 64, bits: bits, in: directory)
         #expect(RawDecoder.detectFormat(dng[...]) == .dng)
         let decoded = try RawDecoder.decode(dng[...])
         let frame = try #require(decoded.frame)

@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: ["none", "lossless"])
     func piDNGConvertsToIdenticalPixels(compression: String) async throws {
         let folder = try TemporaryDirectory("convert-pidng")
-        let (input, samples) = try ConvertTestFiles.pidngFile(width: 96, height: 64, bits: 12, in: folder)
+        let (input, samples) = try await ConvertTestFiles.pidngFile(width: 96, height: 64, bits: 12, in: folder)
         let outputFolder = try TemporaryDirectory("convert-pidng-out")
         let result = try await ConvertTestFiles.rawcap([
             "convert", input, "-o", outputFolder.url.path, "--compression", compression, "--json",
@@ -221,7 +221,7 @@ import Testing
         #expect(tiffRecord["compression"] as? String == "deflate")
         #expect(tiffRecord["width"] as? Int == frame.defaultCrop.width)
         #expect(tiffRecord["height"] as? Int == frame.defaultCrop.height)
-        let info = try Subprocess.run(try ExternalTool.require("tiffinfo"), [folder.file("frame.tif").path])
+        let info = try await Subprocess.runDetached(try ExternalTool.require("tiffinfo"), [folder.file("frame.tif").path])
         #expect(info.output.contains("Bits/Sample: 16") && info.output.contains("Samples/Pixel: 3"))
         #expect(info.output.contains("Image Width: \(frame.defaultCrop.width)"))
 

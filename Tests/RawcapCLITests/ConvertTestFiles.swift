@@ -117,12 +117,12 @@ enum ConvertTestFiles {
     /// Runs Tests/Interop/pidng_write.py: an uncompressed DNG by PiDNG and the samples it was given.
     static func pidngFile(
         width: Int, height: Int, bits: Int, in folder: TemporaryDirectory
-    ) throws -> (path: String, samples: [UInt16]) {
+    ) async throws -> (path: String, samples: [UInt16]) {
         let python = try ExternalTool.requirePython(modules: ["pidng", "numpy"])
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/Interop/pidng_write.py").path
         let dng = folder.file("pidng-\(bits).dng").path
         let raw = folder.file("pidng-\(bits).samples").path
-        let result = try Subprocess.run(python, [script, dng, raw, String(width), String(height), String(bits)])
+        let result = try await Subprocess.runDetached(python, [script, dng, raw, String(width), String(height), String(bits)])
         try #require(result.status == 0, "pidng_write.py failed: \(result.errorOutput)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
         let samples = stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }

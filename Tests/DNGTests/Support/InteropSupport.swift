@@ -16,12 +16,12 @@ enum InteropSupport {
 
     /// Runs check_dngs.py over `manifest` and returns, per DNG path, the failures it found; throws when a file
     /// is missing from its output (the script crashed half-way).
-    static func runPythonChecks(_ manifest: [[String: Any]], in folder: TemporaryDirectory) throws -> [String: [String]]
+    static func runPythonChecks(_ manifest: [[String: Any]], in folder: TemporaryDirectory) async throws -> [String: [String]]
     {
         let python = try ExternalTool.requirePython(modules: ["numpy", "rawpy", "tifffile", "imagecodecs"])
         let manifestURL = folder.file("manifest.json")
         try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
-        let result = try Subprocess.run(
+        let result = try await Subprocess.runDetached(
             python, [scriptFolder.appendingPathComponent("check_dngs.py").path, manifestURL.path])
         guard result.status == 0 else { throw TestFailure("check_dngs.py failed: \(result.errorOutput)") }
         var failures: [String: [String]] = [:]
