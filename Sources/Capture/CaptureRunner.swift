@@ -111,7 +111,8 @@ public struct CaptureRunner: Sendable {
             }
             let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
             // A vendor quality setting is not in the snapshot: it is put back by hand, however the run ends.
-            let restoreQuality: ShotQuality? = profile.qualityControl == nil || quality == nil ? nil : qualities.currentQuality
+            let restoreQuality: ShotQuality? =
+                profile.qualityControl == nil || quality == nil ? nil : qualities.currentQuality
             let brackets = try await BracketSetting.plan(plan.bracket, control: control)
             // Everything the run may change is saved first, and put back however the run ends.
             var touched: [DevicePropertyCode] = brackets.map(\.property)

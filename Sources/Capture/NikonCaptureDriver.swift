@@ -126,8 +126,9 @@ actor NikonDriverState {
     func prepare(session: PTPSession, logger: Logger) async throws -> DeviceInfo {
         if let deviceInfo { return deviceInfo }
         let info = try await session.getDeviceInfo()
-        guard info.supports(OperationCode.Nikon.initiateCaptureRecInSdram)
-            || info.supports(OperationCode.Nikon.initiateCaptureRecInMedia)
+        guard
+            info.supports(OperationCode.Nikon.initiateCaptureRecInSdram)
+                || info.supports(OperationCode.Nikon.initiateCaptureRecInMedia)
         else {
             throw CaptureError(
                 .formatUnavailable, "the camera lists neither InitiateCaptureRecInSdram nor InitiateCaptureRecInMedia")
@@ -142,7 +143,8 @@ actor NikonDriverState {
                     mediaBefore = current
                 }
             } catch let error as PTPError {
-                logger.warning("Nikon: the camera refused RecordingMedia = SDRAM (\(error)); shots go where it stores them")
+                logger.warning(
+                    "Nikon: the camera refused RecordingMedia = SDRAM (\(error)); shots go where it stores them")
             }
         } else {
             logger.warning("Nikon: the camera has no RecordingMedia (0xD10B); shots go where it stores them")

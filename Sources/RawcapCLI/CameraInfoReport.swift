@@ -351,7 +351,8 @@ extension CameraInfoReport {
 
     /// The report line of a property the camera described.
     private static func property(_ desc: DevicePropDesc, vendor: VendorExtensionID) -> Property {
-        var property = Property(code: hex(desc.propertyCode.rawValue), name: desc.propertyCode.description(vendor: vendor))
+        var property = Property(
+            code: hex(desc.propertyCode.rawValue), name: desc.propertyCode.description(vendor: vendor))
         property.type = desc.dataType.description
         property.writable = desc.isSettable
         property.current = Value(desc.currentValue)

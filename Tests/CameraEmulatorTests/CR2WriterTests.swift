@@ -54,7 +54,8 @@ import Testing
 extension CR2WriterTests {
     @Test func colorDataCarriesTheLevelsLibRawReads() throws {
         let frame = try Self.frame()
-        let decoded = try #require(try RawDecoder.decode(try CR2Writer.encode(frame, model: CameraModel.canonTIFFModel)[...]).frame)
+        let decoded = try #require(
+            try RawDecoder.decode(try CR2Writer.encode(frame, model: CameraModel.canonTIFFModel)[...]).frame)
         #expect(decoded.blackLevels.allSatisfy { $0 == frame.blackLevels[0] }, "\(decoded.blackLevels)")
         #expect(decoded.whiteLevel == frame.whiteLevel)
         let neutral = frame.color.asShotNeutral

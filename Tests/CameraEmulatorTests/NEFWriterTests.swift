@@ -20,7 +20,9 @@ import Testing
         let area = frame.activeArea
         var samples: [UInt16] = []
         for row in area.y..<(area.y + (area.height & ~1)) {
-            for column in area.x..<(area.x + (area.width & ~1)) { samples.append(frame.sample(row: row, column: column)) }
+            for column in area.x..<(area.x + (area.width & ~1)) {
+                samples.append(frame.sample(row: row, column: column))
+            }
         }
         return samples
     }
@@ -52,7 +54,8 @@ import Testing
         let nef = folder.file("DSC_0001.NEF")
         try Data(try NEFWriter.encode(frame, model: CameraModel.nikonTIFFModel, software: "test")).write(to: nef)
         let samples = folder.file("samples.u16")
-        try Data(Self.activeSamples(frame).flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }).write(to: samples)
+        try Data(Self.activeSamples(frame).flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }).write(
+            to: samples)
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/Interop/rawpy_vendor.py").path
         let result = try await Subprocess.runDetached(python, [script, nef.path, samples.path])
         try #require(result.status == 0, "rawpy_vendor.py: \(result.errorOutput)")

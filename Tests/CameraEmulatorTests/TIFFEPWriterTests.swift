@@ -10,7 +10,8 @@ import WireFormat
     static func frame(width: Int = 96, height: Int = 64, bits: Int = 14) throws -> RawFrame {
         var scene = try SyntheticScene(width: width, height: height, cfa: .grbg, bitsPerSample: bits)
         scene.identity = CaptureMetadata(
-            make: "rawcap", model: "Emulated Camera", serialNumber: "RC0000001", lensModel: "rawcap Synthetic 50mm F1.8")
+            make: "rawcap", model: "Emulated Camera", serialNumber: "RC0000001", lensModel: "rawcap Synthetic 50mm F1.8"
+        )
         let exposure = try ExposureSettings(
             exposureTime: try #require(Rational(1, 125)), fNumber: 5.6, iso: 400,
             exposureBias: try #require(Rational(-1, 3)))
@@ -30,7 +31,9 @@ import WireFormat
         var reader = WireReader(bytes[offset...], byteOrder: .little)
         let count = Int(try reader.read(UInt16.self))
         return try (0..<count).map { _ in
-            Entry(tag: try reader.read(), type: try reader.read(), count: try reader.read(), valueOffset: try reader.read())
+            Entry(
+                tag: try reader.read(), type: try reader.read(), count: try reader.read(),
+                valueOffset: try reader.read())
         }
     }
 
@@ -76,8 +79,10 @@ import WireFormat
         try Data(try TIFFEPWriter.encode(try Self.frame(), software: "rawcap test")).write(to: file)
         let result = try await Subprocess.runDetached(exiftool, ["-j", "-n", "-G0", file.path])
         #expect(result.status == 0, "\(result.errorOutput)")
-        let json = try #require(
-            try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]).first ?? [:]
+        let json =
+            try #require(
+                try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]
+            ).first ?? [:]
         #expect(json["EXIF:Make"] as? String == "rawcap")
         #expect(json["EXIF:Model"] as? String == "Emulated Camera")
         #expect(json["EXIF:ImageWidth"] as? Int == 96 && json["EXIF:ImageHeight"] as? Int == 64)

@@ -46,7 +46,9 @@ final class RenderedFrames: @unchecked Sendable {
         let area = frame.activeArea
         var samples: [UInt16] = []
         for row in area.y..<(area.y + (area.height & ~1)) {
-            for column in area.x..<(area.x + (area.width & ~1)) { samples.append(frame.sample(row: row, column: column)) }
+            for column in area.x..<(area.x + (area.width & ~1)) {
+                samples.append(frame.sample(row: row, column: column))
+            }
         }
         return samples
     }

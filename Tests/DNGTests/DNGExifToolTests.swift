@@ -67,7 +67,8 @@ import Testing
         let exiftool = try ExternalTool.require("exiftool")
         let folder = try TemporaryDirectory("dng-validate")
         for (name, _, path) in try Self.files(in: folder) {
-            let result = try await Subprocess.runDetached(exiftool, ["-validate", "-warning", "-error", "-a", "-G1", path])
+            let result = try await Subprocess.runDetached(
+                exiftool, ["-validate", "-warning", "-error", "-a", "-G1", path])
             #expect(result.status == 0, "\(name): \(result.errorOutput)")
             let lines = result.output.split(separator: "\n").map { String($0) }
             #expect(lines.contains { $0.contains("Validate") && $0.hasSuffix(": OK") }, "\(name): \(lines)")

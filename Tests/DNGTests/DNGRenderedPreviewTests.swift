@@ -46,7 +46,8 @@ import Testing
 
             let extracted = try await Subprocess.runDetached(exiftool, ["-b", "-PreviewImage", path])
             #expect(Array(extracted.stdout) == jpeg.bytes, "\(name): exiftool's PreviewImage")
-            let validation = try await Subprocess.runDetached(exiftool, ["-validate", "-warning", "-error", "-a", path])
+            let validation = try await Subprocess.runDetached(
+                exiftool, ["-validate", "-warning", "-error", "-a", path])
             #expect(
                 validation.output.contains("Validate") && validation.output.contains(": OK"), "\(validation.output)")
             #expect(!validation.output.contains("Warning"), "\(name): \(validation.output)")

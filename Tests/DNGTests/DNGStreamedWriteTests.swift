@@ -15,7 +15,8 @@ import Testing
         let frame = try TestImages.frame(width: 530, height: 301, bitsPerSample: 14, cfa: .gbrg, seed: 9)
         let previews = try TestImages.previews(of: frame)
         for digest in [true, false] {
-            let options = DNGOptions(compression: .lossless, tileSize: 64, threadCount: threads, writesRawDigest: digest)
+            let options = DNGOptions(
+                compression: .lossless, tileSize: 64, threadCount: threads, writesRawDigest: digest)
             let streamed = folder.file("streamed-\(digest).dng").path
             let planned = folder.file("planned-\(digest).dng").path
             try DNGWriter.write(frame, previews: previews, options: options, to: streamed)
@@ -36,7 +37,8 @@ import Testing
         try DNGWriter.write(image, previews: previews, options: options, to: streamed)
         try DNGWriter.write(try DNGEncoder(options: options).plan(for: image, previews: previews), to: planned)
         #expect(
-            try Data(contentsOf: URL(fileURLWithPath: streamed)) == (try Data(contentsOf: URL(fileURLWithPath: planned))))
+            try Data(contentsOf: URL(fileURLWithPath: streamed))
+                == (try Data(contentsOf: URL(fileURLWithPath: planned))))
     }
 
     /// A sample above the bit depth in a late tile: the write fails with the error that names the sample, after

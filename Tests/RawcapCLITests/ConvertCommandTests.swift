@@ -221,7 +221,8 @@ import Testing
         #expect(tiffRecord["compression"] as? String == "deflate")
         #expect(tiffRecord["width"] as? Int == frame.defaultCrop.width)
         #expect(tiffRecord["height"] as? Int == frame.defaultCrop.height)
-        let info = try await Subprocess.runDetached(try ExternalTool.require("tiffinfo"), [folder.file("frame.tif").path])
+        let info = try await Subprocess.runDetached(
+            try ExternalTool.require("tiffinfo"), [folder.file("frame.tif").path])
         #expect(info.output.contains("Bits/Sample: 16") && info.output.contains("Samples/Pixel: 3"))
         #expect(info.output.contains("Image Width: \(frame.defaultCrop.width)"))
 

@@ -122,7 +122,8 @@ enum ConvertTestFiles {
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/Interop/pidng_write.py").path
         let dng = folder.file("pidng-\(bits).dng").path
         let raw = folder.file("pidng-\(bits).samples").path
-        let result = try await Subprocess.runDetached(python, [script, dng, raw, String(width), String(height), String(bits)])
+        let result = try await Subprocess.runDetached(
+            python, [script, dng, raw, String(width), String(height), String(bits)])
         try #require(result.status == 0, "pidng_write.py failed: \(result.errorOutput)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
         let samples = stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }

@@ -19,7 +19,10 @@ import Testing
         let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
         let result = try await Subprocess.runDetached(
             rawcap,
-            ["shoot", "--camera", "sim", "--model", model, "--sim-sensor", "320x240", "--count", "2", "-o", folder.url.path]
+            [
+                "shoot", "--camera", "sim", "--model", model, "--sim-sensor", "320x240", "--count", "2", "-o",
+                folder.url.path,
+            ]
                 + extra)
         #expect(result.status == 0, "\(result.errorOutput)")
         let contents = try folder.contents()

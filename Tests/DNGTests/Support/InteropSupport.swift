@@ -16,7 +16,8 @@ enum InteropSupport {
 
     /// Runs check_dngs.py over `manifest` and returns, per DNG path, the failures it found; throws when a file
     /// is missing from its output (the script crashed half-way).
-    static func runPythonChecks(_ manifest: [[String: Any]], in folder: TemporaryDirectory) async throws -> [String: [String]]
+    static func runPythonChecks(_ manifest: [[String: Any]], in folder: TemporaryDirectory) async throws -> [String:
+        [String]]
     {
         let python = try ExternalTool.requirePython(modules: ["numpy", "rawpy", "tifffile", "imagecodecs"])
         let manifestURL = folder.file("manifest.json")
