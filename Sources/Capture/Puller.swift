@@ -120,65 +120,95 @@ public struct Puller: Sendable {
         let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
         var saved: [SavedFile] = []
         var done: Set<ObjectHandle> = []
-        for (index, object) in chosen.enumerated() where !done.contains(object.handle) {
-            if stop.isRequested {
-                var end = JournalEntry(JournalEntry.Event.runFinished)
-                end.detail = "interrupted"
-                end.size = UInt64(saved.count)
-                journal.recordQuietly(end)
-                throw CaptureError(
-                    .interrupted, "stopped after \(saved.count) files; rawcap pull --new fetches the rest")
-            }
-            observer(.shotStarted(frame: index + 1))
-            let announced = AnnouncedObject(handle: object.handle, info: object.info)
-            if original || !object.isRaw {
-                let bytes = try await downloader.download(announced, session: session, progress: progress)
-                let stem = store.reserveStem(object.stem, extensions: [object.originalExtension])
-                defer { store.release(stem, extensions: [object.originalExtension]) }
-                let path = try store.write(bytes, name: stem + "." + object.originalExtension)
-                let file = SavedFile(
-                    path: path, size: bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, bytes)),
-                    camera: camera, serial: serial, format: object.isJPEG ? "jpeg" : "original", frame: index + 1,
-                    bracket: nil, handle: object.handle.rawValue, cameraFile: object.info.filename, exposure: nil,
-                    timings: nil)
-                try written(file, object: object, kind: object.isJPEG ? "jpeg" : "original")
-                saved.append(file)
+        // Saving (writing, fsync, converting to DNG, the journal) runs on a thread of its own while the next object
+        // downloads; one save at a time, so files and journal entries keep their order. With --delete-after each
+        // object is saved before it is deleted.
+        let saveQueue = DispatchQueue(label: "rawcap.pull.save")
+        var inFlight: BackgroundSave?
+        do {
+            for (index, object) in chosen.enumerated() where !done.contains(object.handle) {
+                if stop.isRequested {
+                    if let job = inFlight { saved += try await job.value() }
+                    inFlight = nil
+                    var end = JournalEntry(JournalEntry.Event.runFinished)
+                    end.detail = "interrupted"
+                    end.size = UInt64(saved.count)
+                    journal.recordQuietly(end)
+                    throw CaptureError(
+                        .interrupted, "stopped after \(saved.count) files; rawcap pull --new fetches the rest")
+                }
+                observer(.shotStarted(frame: index + 1))
+                let announced = AnnouncedObject(handle: object.handle, info: object.info)
+                let save: @Sendable () throws -> [SavedFile]
+                var twin: CardObject?
+                if original || !object.isRaw {
+                    let bytes = try await downloader.download(announced, session: session, progress: progress)
+                    save = { [self] in
+                        [try saveOriginal(bytes, object: object, frame: index + 1, camera: camera, serial: serial)]
+                    }
+                } else {
+                    // A raw object: its JPEG twin (same camera stem), when selected too, becomes the preview and is
+                    // saved.
+                    twin = chosen.first { $0.isJPEG && $0.stem == object.stem && !done.contains($0.handle) }
+                    let rawBytes = try await downloader.download(announced, session: session, progress: progress)
+                    var jpegPart: (object: AnnouncedObject, bytes: [UInt8])?
+                    if let twin {
+                        let twinObject = AnnouncedObject(handle: twin.handle, info: twin.info)
+                        jpegPart = (
+                            twinObject, try await downloader.download(twinObject, session: session, progress: progress)
+                        )
+                    }
+                    let processor = ShotProcessor(
+                        format: ResolvedFormat(product: .bayer, rawBitDepth: nil, linearFallback: true, reason: "pull"),
+                        keepJPEG: twin != nil, options: DNGOptions(software: "rawcap"),
+                        namer: (try? FileNamer(template: object.stem)) ?? .standard, camera: camera, serial: serial,
+                        store: store, journal: journal, logger: logger, observer: observer)
+                    let shot = ShotProcessor.Shot(
+                        frame: index + 1, index: index, bracket: nil, date: Date(), sequence: index + 1,
+                        raw: (announced, rawBytes), jpeg: jpegPart, captureSeconds: 0, downloadSeconds: 0,
+                        triggered: ContinuousClock().now)
+                    save = { try processor.process(shot) }
+                }
+                if let job = inFlight { saved += try await job.value() }
+                inFlight = BackgroundSave(queue: saveQueue, save)
                 done.insert(object.handle)
-                if deleteAfter { try await delete(object) }
-                continue
+                if let twin { done.insert(twin.handle) }
+                if deleteAfter, let job = inFlight {
+                    saved += try await job.value()
+                    inFlight = nil
+                    try await delete(object)
+                    if let twin { try await delete(twin) }
+                }
             }
-            // A raw object: its JPEG twin (same camera stem), when selected too, becomes the preview and is saved.
-            let twin = chosen.first { $0.isJPEG && $0.stem == object.stem && !done.contains($0.handle) }
-            let rawBytes = try await downloader.download(announced, session: session, progress: progress)
-            var jpegPart: (object: AnnouncedObject, bytes: [UInt8])?
-            if let twin {
-                let twinObject = AnnouncedObject(handle: twin.handle, info: twin.info)
-                jpegPart = (twinObject, try await downloader.download(twinObject, session: session, progress: progress))
-            }
-            let processor = ShotProcessor(
-                format: ResolvedFormat(product: .bayer, rawBitDepth: nil, linearFallback: true, reason: "pull"),
-                keepJPEG: twin != nil, options: DNGOptions(software: "rawcap"),
-                namer: (try? FileNamer(template: object.stem)) ?? .standard, camera: camera, serial: serial,
-                store: store, journal: journal, logger: logger, observer: observer)
-            let clock = ContinuousClock()
-            let files = try processor.process(
-                ShotProcessor.Shot(
-                    frame: index + 1, index: index, bracket: nil, date: Date(), sequence: index + 1,
-                    raw: (announced, rawBytes), jpeg: jpegPart, captureSeconds: 0, downloadSeconds: 0,
-                    triggered: clock.now))
-            saved += files
-            done.insert(object.handle)
-            if let twin { done.insert(twin.handle) }
-            if deleteAfter {
-                try await delete(object)
-                if let twin { try await delete(twin) }
-            }
+            if let job = inFlight { saved += try await job.value() }
+            inFlight = nil
+        } catch {
+            // A failed download (or Ctrl-C) while a file is being saved: let that save finish, so no temporary file
+            // is left half-written when the process exits.
+            if let job = inFlight { _ = try? await job.value() }
+            throw error
         }
         var end = JournalEntry(JournalEntry.Event.runFinished)
         end.detail = "complete"
         end.size = UInt64(saved.count)
         journal.recordQuietly(end)
         return saved
+    }
+
+    /// Writes an object as the camera sent it (`--original`, or a JPEG) and journals it.
+    private func saveOriginal(_ bytes: [UInt8], object: CardObject, frame: Int, camera: String, serial: String) throws
+        -> SavedFile
+    {
+        let stem = store.reserveStem(object.stem, extensions: [object.originalExtension])
+        defer { store.release(stem, extensions: [object.originalExtension]) }
+        let path = try store.write(bytes, name: stem + "." + object.originalExtension)
+        let file = SavedFile(
+            path: path, size: bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, bytes)),
+            camera: camera, serial: serial, format: object.isJPEG ? "jpeg" : "original", frame: frame,
+            bracket: nil, handle: object.handle.rawValue, cameraFile: object.info.filename, exposure: nil,
+            timings: nil)
+        try written(file, object: object, kind: object.isJPEG ? "jpeg" : "original")
+        return file
     }
 
     private func written(_ file: SavedFile, object: CardObject, kind: String) throws {
@@ -201,5 +231,30 @@ public struct Puller: Sendable {
         entry.cameraFile = object.info.filename
         entry.captureDate = object.info.captureDate
         try journal.record(entry)
+    }
+}
+
+/// One object's save, running on a Dispatch queue (not the two-thread concurrency pool: it blocks in `fsync`)
+/// while the next object downloads.
+final class BackgroundSave: @unchecked Sendable {
+    private let group = DispatchGroup()
+    // Written once on the queue before `group.leave()`, read only after the group is done.
+    private var result: Result<[SavedFile], any Error>?
+
+    init(queue: DispatchQueue, _ work: @escaping @Sendable () throws -> [SavedFile]) {
+        group.enter()
+        queue.async {
+            self.result = Result { try work() }
+            self.group.leave()
+        }
+    }
+
+    /// Waits for the save (without holding a thread) and returns its files, or throws its error.
+    func value() async throws -> [SavedFile] {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            group.notify(queue: .global()) { continuation.resume() }
+        }
+        guard let result else { preconditionFailure("BackgroundSave finished without a result") }
+        return try result.get()
     }
 }

@@ -149,7 +149,9 @@ import Testing
 
     @Test func aPulledCableMidDataPhaseFailsWithDisconnected() async throws {
         try await FakeCameraStack.run { stack in
-            let session = stack.session()
+            // A timeout far above what the failure takes even on a loaded machine: ending well before it shows the
+            // transfer failed on the disconnect, not on the timeout.
+            let session = stack.session(timeout: .seconds(30))
             try await session.openSession()
             let handle = await stack.responder.addObject(byteCount: 3 << 20)
             await stack.camera.inject(.disconnect(afterBytes: 1_500_000), on: .getObject)
@@ -159,7 +161,7 @@ import Testing
             }
             #expect(error?.code == .disconnected)
             #expect((error?.underlyingError as? USBPipeError)?.code == .disconnected)
-            #expect(ContinuousClock.now - started < .seconds(2), "the transfer failed at once, not at a timeout")
+            #expect(ContinuousClock.now - started < .seconds(15), "the transfer failed at once, not at a timeout")
             // Every later call fails the same way, at once.
             await #expect(throws: TransportError(.disconnected)) { try await session.getStorageIDs() }
             await #expect(throws: USBPipeError(.disconnected)) {
