@@ -18,6 +18,11 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
     /// Empty polls after the last new object before the shot counts as complete when the object count is unknown.
     public var settlePolls = 3
 
+    /// Ends the remote session (``CanonEOSHostState/finish(session:)``).
+    public func finish(session: PTPSession, logger: Logger) async {
+        await state.finish(session: session)
+    }
+
     /// Takes one shot (see the type's description).
     public func capture(
         session: PTPSession, expecting: Int?, timing: CaptureTiming,

@@ -11,6 +11,8 @@ public actor CanonEOSHostState {
     private var imageFormat: CanonEOSImageFormat?
     private var offeredFormats: [CanonEOSImageFormat] = []
     private(set) var destination: UInt32?
+    /// CaptureDestination as the body reported it before ``prepare(session:)`` set the host.
+    private var destinationBefore: UInt32?
     /// Records that arrived while reading settings, kept for the capture loop (an object a previous poll saw).
     private var pending: [CanonEOSEvent] = []
     /// Most GetEvent polls while draining the body's initial dump.
@@ -48,6 +50,8 @@ public actor CanonEOSHostState {
             if list.events.isEmpty { break }
             absorb(list.events)
         }
+        // Where the body stored shots before (its initial dump reports CaptureDestination), to put back at the end.
+        destinationBefore = destination
         if info.supports(OperationCode.Canon.setDevicePropValueEx) {
             do {
                 try await session.canonSetPropertyValue(
@@ -55,7 +59,8 @@ public actor CanonEOSHostState {
                         property: CanonEOSCapture.captureDestinationProperty, uint32: CanonEOSCapture.destinationHost))
                 destination = CanonEOSCapture.destinationHost
             } catch let error as PTPError {
-                logger.warning("Canon EOS: the camera refused CaptureDestination = host (\(error)); shots go to its card")
+                logger.warning(
+                    "Canon EOS: the camera refused CaptureDestination = host (\(error)); shots go to its card")
             }
         } else {
             logger.warning(
@@ -70,7 +75,8 @@ public actor CanonEOSHostState {
             }
         }
         if imageFormat == nil {
-            logger.warning("Canon EOS: the camera reported no ImageFormat (0xD120); image quality stays as set on the camera")
+            logger.warning(
+                "Canon EOS: the camera reported no ImageFormat (0xD120); image quality stays as set on the camera")
         }
         self.info = info
     }
@@ -90,16 +96,40 @@ public actor CanonEOSHostState {
                     let format = try? CanonEOSImageFormat(ptpEncoded: change.value)
                 {
                     imageFormat = format
-                } else if change.property == CanonEOSCapture.captureDestinationProperty, let value = change.uint32Value {
+                } else if change.property == CanonEOSCapture.captureDestinationProperty, let value = change.uint32Value
+                {
                     destination = value
                 }
-            case .availableListChanged(let list) where list.propertyCode == UInt32(CanonEOSImageFormat.property.rawValue):
+            case .availableListChanged(let list)
+            where list.propertyCode == UInt32(CanonEOSImageFormat.property.rawValue):
                 offeredFormats = (try? CanonEOSImageFormat.list(list)) ?? offeredFormats
             case .objectAdded, .requestObjectTransfer:
                 pending.append(event)
             default:
                 continue
             }
+        }
+    }
+
+    /// Ends the remote session as libgphoto2's `camera_unprepare_canon_eos_capture` does: CaptureDestination back to
+    /// what the body reported before, the remaining event records drained, SetRemoteMode 0 and SetEventMode 0, so
+    /// the body's own controls and card work as before. Failures are warnings: the run's outcome stands.
+    func finish(session: PTPSession) async {
+        guard let info else { return }
+        self.info = nil
+        do {
+            if let before = destinationBefore, before != destination,
+                info.supports(OperationCode.Canon.setDevicePropValueEx)
+            {
+                try await session.canonSetPropertyValue(
+                    CanonEOSPropertyValue(property: CanonEOSCapture.captureDestinationProperty, uint32: before))
+                destination = before
+            }
+            absorb(try await session.canonGetEvents().events)
+            if info.supports(OperationCode.Canon.setRemoteMode) { try await session.canonSetRemoteMode(0) }
+            if info.supports(OperationCode.Canon.setEventMode) { try await session.canonSetEventMode(0) }
+        } catch {
+            logger.warning("Canon EOS: could not end the remote session cleanly (\(error))")
         }
     }
 

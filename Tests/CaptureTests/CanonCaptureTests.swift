@@ -50,6 +50,13 @@ import Testing
         #expect(announced.map(\.cameraFile) == ["IMG_0001.CR2", "IMG_0002.CR2"])
         #expect(announced.map(\.objectFormat) == [0xB103, 0xB103])
         #expect(try await rig.session.getObjectHandles().isEmpty, "held for the host: the card is untouched")
+        // The remote session ends as libgphoto2 ends it: remote and event mode off, last of all.
+        let modes = transcript.filter {
+            [OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode].contains($0.code)
+        }
+        #expect(modes.suffix(2).map(\.parameters) == [[0], [0]], "\(modes)")
+        #expect(
+            transcript.last.map { [OperationCode.Canon.setRemoteMode, .Canon.setEventMode].contains($0.code) } == true)
     }
 
     @Test func rawPlusJPEGSetsImageFormatPairsTheFilesAndRestoresIt() async throws {
@@ -64,7 +71,7 @@ import Testing
             #expect(files.contains(stem + ".dng") && files.contains(stem + ".jpg"), "\(stem) paired: \(files)")
         }
         let sets = await rig.camera.transcript.filter { $0.code == OperationCode.Canon.setDevicePropValueEx }
-        #expect(sets.count == 3, "destination, RAW+JPEG, then RAW again")
+        #expect(sets.count == 4, "destination host, RAW+JPEG, RAW again, destination back")
         #expect(try await Self.imageFormat(rig) == .raw)
     }
 
