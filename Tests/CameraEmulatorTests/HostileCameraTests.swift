@@ -62,7 +62,8 @@ import Testing
         let bytes = try #require(HostileTIFF.file(for: behaviour))
         let start = ContinuousClock.now
         #expect(throws: DecodeError.self) { _ = try RawDecoder.decode(bytes[...]) }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // A loop would not end at all; the bound only has to be finite and generous.
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test func theDeepFileReallyNests10000Levels() throws {
