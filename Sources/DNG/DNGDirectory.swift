@@ -80,6 +80,12 @@ public struct DNGDirectory: Sendable, CustomStringConvertible {
         for child in subDirectories { child.waitUntilEncoded() }
     }
 
+    /// Stops the background encoding of this IFD's and its children's tiles not yet started.
+    func cancelEncoding() {
+        for chunk in image?.chunks ?? [] { chunk.cancelEncoding() }
+        for child in subDirectories { child.cancelEncoding() }
+    }
+
     static func sortedUnique(_ entries: [DNGEntry], name: String) throws(DNGError) -> [DNGEntry] {
         guard !entries.isEmpty else { throw DNGError(.invalidPlan, "empty \(name)") }
         let sorted = entries.sorted { $0.tag.id < $1.tag.id }

@@ -97,9 +97,15 @@ public struct DNGImageChunk: Sendable {
         return byteCount
     }
 
-    /// Blocks until the bytes exist.
+    /// Blocks until the bytes exist (for a tile being encoded: until its whole stream is done, so a failed or
+    /// cancelled stream is not turned into errors tile by tile).
     func waitUntilEncoded() {
-        if case .deferred(let tiles, let index) = storage { _ = try? tiles.bytes(index) }
+        if case .deferred(let tiles, _) = storage { tiles.stream.waitUntilFinished() }
+    }
+
+    /// Stops the background encoding of tiles not yet started (nothing for bytes already there).
+    func cancelEncoding() {
+        if case .deferred(let tiles, _) = storage { tiles.stream.cancel() }
     }
 
     /// Calls `body` with the chunk's file bytes. On a little-endian host 16-bit samples are passed without copying.

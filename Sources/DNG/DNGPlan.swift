@@ -27,6 +27,11 @@ public struct DNGPlan: Sendable, CustomStringConvertible {
         root.waitUntilEncoded()
     }
 
+    /// Stops the background encoding of tiles not yet started (a write that failed has no use for them).
+    func cancelEncoding() {
+        root.cancelEncoding()
+    }
+
     /// Throws unless `imageByteCount` bytes of pixel data plus the directories stay within 32-bit offsets.
     static func checkFits(imageByteCount: Int) throws(DNGError) {
         let (total, overflow) = imageByteCount.addingReportingOverflow(directoryAllowance)

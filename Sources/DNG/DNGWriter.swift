@@ -89,15 +89,21 @@ public enum DNGWriter {
         // On every way out, errors included: a digest thread still inside libcrypto while the process exits (a
         // failed write is often followed by exit) crashed rawcap after "disk full" (fault matrix).
         defer { _ = digestJob?.wait() }
-        let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path) {
-            guard let digests = digestJob?.wait() else { return [:] }
-            return [
-                DNGTag.newRawImageDigest.id: digests.newRawImageDigest,
-                DNGTag.rawDataUniqueID.id: digests.rawDataUniqueID,
-            ]
+        do throws(DNGError) {
+            let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path) {
+                guard let digests = digestJob?.wait() else { return [:] }
+                return [
+                    DNGTag.newRawImageDigest.id: digests.newRawImageDigest,
+                    DNGTag.rawDataUniqueID.id: digests.rawDataUniqueID,
+                ]
+            }
+            try file.commit()
+            return result
+        } catch {
+            // A failed write (disk full, a bad sample) stops the tiles not yet encoded.
+            plan.cancelEncoding()
+            throw error
         }
-        try file.commit()
-        return result
     }
 
     /// Writes `plan` into an open, empty file descriptor (readable and writable: libtiff reads back directory
