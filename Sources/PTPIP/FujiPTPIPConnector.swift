@@ -13,33 +13,8 @@ public enum FujiPTPIPConnector {
         to address: PTPIPAddress, options: PTPIPConnector.Options = .init(),
         logger: Logger = Logger(label: "rawcap.fujiptpip")
     ) async throws -> FujiPTPIPTransport {
-        let candidates: [SocketAddress]
-        do {
-            candidates = try await SocketAddress.resolve(host: address.host, port: address.port)
-        } catch {
-            throw TransportError(
-                .ioError, underlyingError: PTPIPConnectFailure(address: address, reason: error),
-                "Fujifilm camera \(address)")
-        }
-        var lastError: ByteStreamError?
-        var command: TCPByteStream?
-        for candidate in candidates {
-            do {
-                command = try await TCPByteStream.connect(
-                    to: candidate, timeout: options.connectTimeout, configuration: options.stream)
-                break
-            } catch {
-                lastError = error
-                if error.code == .cancelled { break }
-            }
-        }
-        guard let command else {
-            let error = lastError ?? ByteStreamError(.ioError, "no address for \(address.host)")
-            throw TransportError(
-                error.code == .timeout ? .timeout : .ioError,
-                underlyingError: PTPIPConnectFailure(address: address, reason: error),
-                "cannot connect to Fujifilm camera \(address)")
-        }
+        let command = try await PTPIPConnector.openCommandConnection(
+            to: address, options: options, camera: "Fujifilm camera", logger: logger)
         let target = command.remoteAddress
         // The event port is the command port + 1 (55741), on the address the command connection reached.
         let eventTarget = SocketAddress(

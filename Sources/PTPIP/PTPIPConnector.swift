@@ -54,6 +54,45 @@ public enum PTPIPConnector {
         }
     }
 
+    /// The command connection: resolves `address` and tries each resolved address in turn (IPv4 first) until one
+    /// accepts; shared by standard and Fujifilm PTP/IP (`camera` names the kind in errors).
+    ///
+    /// - Throws: ``PTP/TransportError`` with a ``PTPIPConnectFailure`` underneath: `.ioError` when the name does not
+    ///   resolve or no address accepts, `.timeout` when the last one timed out, `.cancelled` when the task was.
+    public static func openCommandConnection(
+        to address: PTPIPAddress, options: Options, camera: String, logger: Logger
+    ) async throws -> TCPByteStream {
+        let candidates: [SocketAddress]
+        do {
+            candidates = try await SocketAddress.resolve(host: address.host, port: address.port)
+        } catch {
+            throw TransportError(
+                .ioError, underlyingError: PTPIPConnectFailure(address: address, reason: error), "\(camera) \(address)")
+        }
+        var lastError: ByteStreamError?
+        for candidate in candidates {
+            do {
+                logger.debug("connecting to \(candidate)")
+                return try await TCPByteStream.connect(
+                    to: candidate, timeout: options.connectTimeout, configuration: options.stream)
+            } catch {
+                logger.debug("\(candidate): \(error)")
+                lastError = error
+                if error.code == .cancelled { break }
+            }
+        }
+        let error = lastError ?? ByteStreamError(.ioError, "no address for \(address.host)")
+        let code: TransportError.Code =
+            switch error.code {
+            case .timeout: .timeout
+            case .cancelled: .cancelled
+            default: .ioError
+            }
+        throw TransportError(
+            code, underlyingError: PTPIPConnectFailure(address: address, reason: error),
+            "cannot connect to \(camera) \(address)")
+    }
+
     /// Connects to the camera at `address` and returns the connected transport.
     ///
     /// Each resolved address is tried in turn (IPv4 first) until one accepts the command connection; the event
@@ -66,40 +105,8 @@ public enum PTPIPConnector {
     public static func connect(
         to address: PTPIPAddress, options: Options = Options(), logger: Logger = Logger(label: "rawcap.ptpip")
     ) async throws -> PTPIPTransport {
-        let candidates: [SocketAddress]
-        do {
-            candidates = try await SocketAddress.resolve(host: address.host, port: address.port)
-        } catch {
-            throw TransportError(
-                .ioError, underlyingError: PTPIPConnectFailure(address: address, reason: error),
-                "PTP/IP camera \(address)")
-        }
-        var lastError: ByteStreamError?
-        var command: TCPByteStream?
-        for candidate in candidates {
-            do {
-                logger.debug("connecting to \(candidate)")
-                command = try await TCPByteStream.connect(
-                    to: candidate, timeout: options.connectTimeout, configuration: options.stream)
-                break
-            } catch {
-                logger.debug("\(candidate): \(error)")
-                lastError = error
-                if error.code == .cancelled { break }
-            }
-        }
-        guard let command else {
-            let error = lastError ?? ByteStreamError(.ioError, "no address for \(address.host)")
-            let code: TransportError.Code =
-                switch error.code {
-                case .timeout: .timeout
-                case .cancelled: .cancelled
-                default: .ioError
-                }
-            throw TransportError(
-                code, underlyingError: PTPIPConnectFailure(address: address, reason: error),
-                "cannot connect to PTP/IP camera \(address)")
-        }
+        let command = try await openCommandConnection(
+            to: address, options: options, camera: "PTP/IP camera", logger: logger)
         let target = command.remoteAddress
         let identity = options.identity ?? PTPIPHostIdentity.load(logger: logger).transportIdentity
         let wrap = options.wrapStream
