@@ -68,7 +68,8 @@ public enum CR2Writer {
     ///   JPEG cannot hold; ``EmulatorError/Code-swift.struct/captureFailed`` when the preview cannot be rendered.
     public static func encode(_ frame: RawFrame, model: String) throws(EmulatorError) -> [UInt8] {
         guard frame.width % 2 == 0, frame.height <= 65535, frame.width / 2 <= 65535 else {
-            throw EmulatorError(.invalidConfiguration, "a \(frame.width)×\(frame.height) frame does not fit a CR2 slice")
+            throw EmulatorError(
+                .invalidConfiguration, "a \(frame.width)×\(frame.height) frame does not fit a CR2 slice")
         }
         let slice: [UInt8]
         do {
@@ -107,22 +108,7 @@ public enum CR2Writer {
         ]
         if let time = metadata.captureTime { entries.append(.init(306, .ascii(time.exifDateTime))) }
         layout.replace(ifd0, with: entries)
-        var exifEntries: [VendorTIFFLayout.Entry] = [
-            .init(36864, .undefined(Array("0230".utf8))),
-            .init(37500, .block(note)),
-        ]
-        if let time = metadata.exposureTime {
-            exifEntries.append(.init(33434, .rational([(UInt32(max(0, time.numerator)), UInt32(max(1, time.denominator)))])))
-        }
-        if let fNumber = metadata.fNumber {
-            exifEntries.append(.init(33437, .rational([(UInt32((fNumber * 100).rounded()), 100)])))
-        }
-        if let iso = metadata.iso { exifEntries.append(.init(34855, .short([UInt16(clamping: iso)]))) }
-        if let time = metadata.captureTime { exifEntries.append(.init(36867, .ascii(time.exifDateTime))) }
-        if let focal = metadata.focalLength {
-            exifEntries.append(.init(37386, .rational([(UInt32((focal * 100).rounded()), 100)])))
-        }
-        if let lens = metadata.lensModel { exifEntries.append(.init(42036, .ascii(lens))) }
+        let exifEntries = VendorTIFFLayout.exifEntries(metadata, makerNote: .block(note))
         layout.replace(exif, with: exifEntries)
         // SensorInfo (exiftool Canon SensorInfo table): index 1 width, 2 height, 5–8 the active area's left, top,
         // right and bottom. With ColorData's black levels LibRaw takes the area from these, as width = right − left
@@ -138,7 +124,7 @@ public enum CR2Writer {
                         34, UInt16(frame.width), UInt16(frame.height), 0, 0, UInt16(active.x), UInt16(active.y),
                         UInt16(active.x + active.width), UInt16(active.y + active.height), 0, 0, 0, 0, 0, 0, 0,
                         0,
-                    ]))
+                    ])),
             ])
         layout.replace(
             rawIFD,

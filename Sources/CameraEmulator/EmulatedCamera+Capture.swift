@@ -33,6 +33,18 @@ extension EmulatedCamera {
             return PTPResponderReply(.generalError)
         }
         let time = clock.now()
+        let plan = makeShotPlan(quality: quality, exposure: exposure, time: time, rawFileFormat: model.rawFileFormat)
+        captureTask = Task {
+            let result = await ShotRenderer.develop(plan)
+            self.finishCapture(result, plan: plan, time: time, storage: target, transactionID: transactionID)
+        }
+        return PTPResponderReply()
+    }
+
+    /// The plan of the next shot at the current settings, taken at `time`; counts the shot (its noise seed).
+    func makeShotPlan(
+        quality: ImageQuality, exposure: ExposureSettings, time: PTPDateTime, rawFileFormat: RawFileFormat
+    ) -> ShotRenderer.Plan {
         var identity = CaptureMetadata(
             make: model.manufacturer, model: model.model, uniqueCameraModel: "\(model.manufacturer) \(model.model)",
             serialNumber: model.serialNumber, lensModel: model.lensModel)
@@ -41,14 +53,10 @@ extension EmulatedCamera {
             width: sensorWidth, height: sensorHeight, cfa: model.cfa, bitsPerSample: currentRawBitDepth,
             exposure: exposure, seed: configuration.seed &+ shotCount, captureTime: CameraClock.captureTime(time),
             identity: identity, illuminant: configuration.illuminant, sensor: configuration.sensor,
-            whiteBalance: whiteBalanceTarget, quality: quality, rawFileFormat: model.rawFileFormat,
+            whiteBalance: whiteBalanceTarget, quality: quality, rawFileFormat: rawFileFormat,
             frameHandler: configuration.renderedFrameHandler)
         shotCount += 1
-        captureTask = Task {
-            let result = await ShotRenderer.develop(plan)
-            self.finishCapture(result, plan: plan, time: time, storage: target, transactionID: transactionID)
-        }
-        return PTPResponderReply()
+        return plan
     }
 
     /// Bytes a shot of `quality` needs at most (see ``estimatedShotByteCount``).
@@ -122,7 +130,8 @@ extension EmulatedCamera {
                 ))
         }
         if let jpeg = shot.jpeg {
-            objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, depth: 24), jpeg.bytes))
+            objects.append(
+                (info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, depth: 24), jpeg.bytes))
         }
         let needed = objects.reduce(UInt64(0)) { $0 + UInt64($1.1.count) }
         guard let free = store.store(storage)?.freeBytes, needed <= free else {

@@ -89,22 +89,7 @@ public enum NEFWriter {
                 .init(33422, .byte(cfaColors(frame, x: active.x, y: active.y))),
                 .init(37399, .short([2])),
             ])
-        var exifEntries: [VendorTIFFLayout.Entry] = [
-            .init(36864, .undefined(Array("0230".utf8))),
-            .init(37500, .undefined(makerNote(frame))),
-        ]
-        if let time = metadata.exposureTime {
-            exifEntries.append(.init(33434, .rational([(UInt32(max(0, time.numerator)), UInt32(max(1, time.denominator)))])))
-        }
-        if let fNumber = metadata.fNumber {
-            exifEntries.append(.init(33437, .rational([(UInt32((fNumber * 100).rounded()), 100)])))
-        }
-        if let iso = metadata.iso { exifEntries.append(.init(34855, .short([UInt16(clamping: iso)]))) }
-        if let time = metadata.captureTime { exifEntries.append(.init(36867, .ascii(time.exifDateTime))) }
-        if let focal = metadata.focalLength {
-            exifEntries.append(.init(37386, .rational([(UInt32((focal * 100).rounded()), 100)])))
-        }
-        if let lens = metadata.lensModel { exifEntries.append(.init(42036, .ascii(lens))) }
+        let exifEntries = VendorTIFFLayout.exifEntries(metadata, makerNote: .undefined(makerNote(frame)))
         layout.replace(exif, with: exifEntries)
         return layout.encode()
     }

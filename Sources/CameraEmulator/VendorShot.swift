@@ -27,9 +27,11 @@ enum VendorShot {
     private static let queue = DispatchQueue(label: "rawcap.emulator.vendor-render", qos: .utility)
 
     /// Develops `plan`, writing the raw file with `encode`.
-    static func develop(_ plan: ShotRenderer.Plan, encode: @escaping RawEncoder) async -> Swift.Result<
-        Result, EmulatorError
-    > {
+    static func develop(_ plan: ShotRenderer.Plan, encode: @escaping RawEncoder) async
+        -> Swift.Result<
+            Result, EmulatorError
+        >
+    {
         await withCheckedContinuation { continuation in
             queue.async {
                 continuation.resume(
@@ -78,18 +80,9 @@ extension EmulatedCamera {
     /// exposure settings do not describe a shot.
     func vendorShotPlan(quality: ImageQuality) -> ShotRenderer.Plan? {
         guard let exposure = try? currentExposure() else { return nil }
-        let time = clock.now()
-        var identity = CaptureMetadata(
-            make: model.manufacturer, model: model.model, uniqueCameraModel: "\(model.manufacturer) \(model.model)",
-            serialNumber: model.serialNumber, lensModel: model.lensModel)
-        identity.orientation = .normal
-        let plan = ShotRenderer.Plan(
-            width: sensorWidth, height: sensorHeight, cfa: model.cfa, bitsPerSample: currentRawBitDepth,
-            exposure: exposure, seed: configuration.seed &+ shotCount, captureTime: CameraClock.captureTime(time),
-            identity: identity, illuminant: configuration.illuminant, sensor: configuration.sensor,
-            whiteBalance: whiteBalanceTarget, quality: quality, frameHandler: configuration.renderedFrameHandler)
-        shotCount += 1
-        return plan
+        // The vendor writers (NEF, CR2, ARW, RAF) make the file from the rendered frame; the renderer's own format
+        // is not used.
+        return makeShotPlan(quality: quality, exposure: exposure, time: clock.now(), rawFileFormat: .tiffEP)
     }
 
     /// The next file stem (`DSC_0001`): DCF numbers 0001…9999, then 0001 again.
@@ -119,7 +112,8 @@ extension EmulatedCamera {
         var objects: [(info: ObjectInfo, bytes: [UInt8])] = []
         if let bytes = shot.raw {
             objects.append(
-                (info(raw.format, stem + "." + raw.fileExtension, bytes.count, raw.width, raw.height, raw.depth), bytes))
+                (info(raw.format, stem + "." + raw.fileExtension, bytes.count, raw.width, raw.height, raw.depth), bytes)
+            )
         }
         if let jpeg = shot.jpeg {
             objects.append((info(.exifJPEG, stem + ".JPG", jpeg.bytes.count, jpeg.width, jpeg.height, 24), jpeg.bytes))

@@ -1,3 +1,4 @@
+import RawImage
 import WireFormat
 
 /// A TIFF file as a list of blocks (image directories and data) whose offsets are worked out before anything is
@@ -92,7 +93,8 @@ struct VendorTIFFLayout {
     /// offsets).
     func encode(patchHeader: (inout WireWriter, [Int]) -> Void = { _, _ in }) -> [UInt8] {
         let offsets = offsets()
-        var writer = WireWriter(byteOrder: byteOrder, capacity: (offsets.last ?? 0) + (blocks.last.map { size(of: $0) } ?? 0))
+        var writer = WireWriter(
+            byteOrder: byteOrder, capacity: (offsets.last ?? 0) + (blocks.last.map { size(of: $0) } ?? 0))
         writer.write(bytes: byteOrder == .little ? [0x49, 0x49] : [0x4D, 0x4D])
         writer.write(UInt16(42))
         writer.write(UInt32(offsets.isEmpty ? 0 : offsets[firstDirectory]))
@@ -102,7 +104,9 @@ struct VendorTIFFLayout {
             switch block {
             case .data(let bytes): writer.write(bytes: bytes)
             case .directory(let entries):
-                write(entries, at: offsets[index], next: next[index].map { offsets[$0] } ?? 0, offsets: offsets, into: &writer)
+                write(
+                    entries, at: offsets[index], next: next[index].map { offsets[$0] } ?? 0, offsets: offsets,
+                    into: &writer)
             }
         }
         return writer.bytes
@@ -151,7 +155,9 @@ struct VendorTIFFLayout {
                 (type, count) = (7, bytes.count)
                 payload.write(bytes: bytes)
             case .ascii(let text):
-                let bytes = text.unicodeScalars.map { $0.isASCII && $0.value != 0 ? UInt8($0.value) : UInt8(ascii: "?") }
+                let bytes = text.unicodeScalars.map {
+                    $0.isASCII && $0.value != 0 ? UInt8($0.value) : UInt8(ascii: "?")
+                }
                 (type, count) = (2, bytes.count + 1)
                 payload.write(bytes: bytes + [0])
             case .short(let shorts):
@@ -201,5 +207,28 @@ struct VendorTIFFLayout {
         writer.write(UInt32(truncatingIfNeeded: next))
         writer.write(bytes: values.bytes)
         if writer.count % 2 != 0 { writer.write(UInt8(0)) }
+    }
+
+    /// The EXIF IFD of a vendor raw file: ExifVersion 0230, the maker note, then exposure time, f-number, ISO,
+    /// capture time, focal length and lens, each when the metadata has it.
+    static func exifEntries(_ metadata: CaptureMetadata, makerNote: Value) -> [Entry] {
+        var exifEntries: [Entry] = [
+            .init(36864, .undefined(Array("0230".utf8))),
+            .init(37500, makerNote),
+        ]
+        if let time = metadata.exposureTime {
+            exifEntries.append(
+                .init(33434, .rational([(UInt32(max(0, time.numerator)), UInt32(max(1, time.denominator)))])))
+        }
+        if let fNumber = metadata.fNumber {
+            exifEntries.append(.init(33437, .rational([(UInt32((fNumber * 100).rounded()), 100)])))
+        }
+        if let iso = metadata.iso { exifEntries.append(.init(34855, .short([UInt16(clamping: iso)]))) }
+        if let time = metadata.captureTime { exifEntries.append(.init(36867, .ascii(time.exifDateTime))) }
+        if let focal = metadata.focalLength {
+            exifEntries.append(.init(37386, .rational([(UInt32((focal * 100).rounded()), 100)])))
+        }
+        if let lens = metadata.lensModel { exifEntries.append(.init(42036, .ascii(lens))) }
+        return exifEntries
     }
 }
