@@ -16,8 +16,16 @@ import Testing
             // libgphoto2 names the camera from its own table of USB IDs (04a9:32f4).
             #expect(detect.output.contains(#/Canon EOS R5\s+usb:001,003/#))
 
-            let summary = try await testbed.runChild(
+            var summary = try await testbed.runChild(
                 gphoto2, ["--port", "usb:001,003", "--summary"], timeout: .seconds(30))
+            if summary.status != 0, summary.errorOutput.contains("PTP Session Already Opened") {
+                // The camera here is served by a task in this test process. When the parallel suite keeps both
+                // threads of the concurrency pool busy for seconds, it answers OpenSession after libgphoto2's USB
+                // timeout, libgphoto2 opens again and gives up on "Session Already Opened" (seen in a fresh-clone
+                // run: this test's 8 issues). One more run shows whether the camera itself works.
+                summary = try await testbed.runChild(
+                    gphoto2, ["--port", "usb:001,003", "--summary"], timeout: .seconds(30))
+            }
             #expect(summary.status == 0, "\(summary.errorOutput)")
             let text = summary.output
             #expect(text.contains("Model: Test Camera"))
