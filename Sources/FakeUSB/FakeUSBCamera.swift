@@ -117,6 +117,9 @@ public final class FakeUSBCamera: Sendable {
     }
 
     /// Starts serving PTP (idempotent). Until then the camera enumerates and opens, but never answers.
+    ///
+    /// The camera runs on ``FakeUSBExecutor``, off Swift's cooperative pool, so that it answers on time however
+    /// busy the pool is.
     public func start() {
         let deviceSide = self.deviceSide
         running.start { await deviceSide.run() }
@@ -212,7 +215,7 @@ private final class LockedTask: @unchecked Sendable {
     func start(_ body: @escaping @Sendable () async -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        if task == nil { task = Task { await body() } }
+        if task == nil { task = Task(executorPreference: FakeUSBExecutor.shared) { await body() } }
     }
 
     func stop() async {

@@ -120,7 +120,9 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
         lock.withLock {
             controlHandler = handler
             if handler != nil && controlPump == nil && pointer != nil {
-                controlPump = Task { [weak self] in await self?.serveControlRequests() }
+                controlPump = Task(executorPreference: FakeUSBExecutor.shared) { [weak self] in
+                    await self?.serveControlRequests()
+                }
             }
         }
         signal.fire()

@@ -42,6 +42,20 @@ import Testing
         }
     }
 
+    /// The camera answers on a queue of its own, so a test process whose cooperative pool is busy (two threads on
+    /// the build machines) does not make it answer after libgphoto2's timeout.
+    @Test func theCameraAnswersOffTheCooperativePool() async throws {
+        try await FakeCameraStack.run { stack in
+            let session = stack.session()
+            try await session.openSession()
+            _ = try await session.getDeviceInfo()
+            try await session.closeSession()
+            #expect(await stack.responder.requests.count >= 2)
+            #expect(await stack.responder.answeredOffThePool)
+        }
+        #expect(!FakeUSBExecutor.isCurrent)
+    }
+
     @Test func hostWritesArriveAsTransfers() async throws {
         try await withRawDevice { device, pipe in
             try await pipe.writeBulkOut(Array(repeating: 5, count: 1024), timeout: .seconds(1))

@@ -76,7 +76,6 @@ public actor USBDeviceSide {
     private var currentTransactionID: UInt32?
     private var abortRequested = false
     private var stallStatus = false
-    private var eventPump: Task<Void, Never>?
 
     /// Every request received, in order.
     public private(set) var transcript: [PTPRequest] = []
@@ -119,13 +118,21 @@ public actor USBDeviceSide {
             return await self.handleControl(request, data)
         }
         let events = responder.events
-        eventPump = Task { [weak self] in
-            for await event in events {
-                guard let self else { return }
-                do { try await self.emit(event) } catch { return }
+        // The event pump is a child task, so it runs wherever the caller chose to run the device side (a task
+        // executor preference is inherited by child tasks, not by unstructured ones).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    do { try await self.emit(event) } catch { return }
+                }
             }
+            await serveCommands()
+            group.cancelAll()
         }
-        defer { eventPump?.cancel() }
+    }
+
+    private func serveCommands() async {
         while !Task.isCancelled {
             do {
                 guard let command = try await nextCommand() else { continue }

@@ -1,3 +1,4 @@
+import FakeUSB
 import PTP
 import WireFormat
 
@@ -10,6 +11,8 @@ actor TestCamera: PTPResponder {
     var deviceInfo: DeviceInfo
     private(set) var requests: [PTPRequest] = []
     private(set) var lastDataOut: [UInt8]?
+    /// Whether every request was answered on the fake cameras' own queue, off Swift's cooperative pool.
+    private(set) var answeredOffThePool = true
     private var sessionID: UInt32?
     private var expectedTransactionID: UInt32 = 0
     private var objects: [UInt32: [UInt8]] = [:]
@@ -54,6 +57,7 @@ actor TestCamera: PTPResponder {
 
     func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
         requests.append(request)
+        if !FakeUSBExecutor.isCurrent { answeredOffThePool = false }
         if let dataOut { lastDataOut = dataOut }
         let parameter = { (index: Int) -> UInt32 in index < request.parameters.count ? request.parameters[index] : 0 }
         switch request.code {
