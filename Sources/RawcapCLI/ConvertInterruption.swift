@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Ctrl-C during `rawcap convert`: the file being written is finished (or abandoned cleanly by its own error
@@ -8,16 +7,14 @@ import Foundation
 final class ConvertInterruption: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    private var source: DispatchSourceSignal?
+    private var watch: SignalWatch?
 
     /// Starts catching SIGINT; call ``stop()`` when the work is done.
     init() {
-        // Ignored at the process level so that only the dispatch source sees it.
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self] in self?.received() }
-        source.resume()
-        self.source = source
+        watch = SignalWatch([SIGINT]) { [weak self] number, presses in
+            guard presses == 1 else { SignalWatch.dieByDefaultAction(of: number) }
+            self?.received()
+        }
     }
 
     /// Whether Ctrl-C was pressed.
@@ -25,21 +22,12 @@ final class ConvertInterruption: @unchecked Sendable {
 
     /// Restores the default SIGINT behaviour.
     func stop() {
-        source?.cancel()
-        source = nil
-        signal(SIGINT, SIG_DFL)
+        watch?.stop()
+        watch = nil
     }
 
     private func received() {
-        let presses = lock.withLock {
-            count += 1
-            return count
-        }
-        if presses == 1 {
-            StandardError.print("rawcap convert: interrupted; finishing the current file (Ctrl-C again to stop now)")
-        } else {
-            signal(SIGINT, SIG_DFL)
-            raise(SIGINT)
-        }
+        lock.withLock { count += 1 }
+        StandardError.print("rawcap convert: interrupted; finishing the current file (Ctrl-C again to stop now)")
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Ctrl-C for camera commands: the first SIGINT cancels the command's task, so that it can close the session and
@@ -10,20 +9,13 @@ enum Interruption {
     static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let interrupted = Flag()
         let task = Task { try await body() }
-        // Dispatch sees the signal only while its default action (terminate) is off.
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "rawcap.sigint"))
-        source.setEventHandler {
+        let watch = SignalWatch([SIGINT]) { number, count in
+            // A second Ctrl-C terminates: a camera that does not answer must not hold the user.
+            guard count == 1 else { SignalWatch.dieByDefaultAction(of: number) }
             interrupted.set()
             task.cancel()
-            // A second Ctrl-C terminates: a camera that does not answer must not hold the user.
-            signal(SIGINT, SIG_DFL)
         }
-        source.resume()
-        defer {
-            source.cancel()
-            signal(SIGINT, SIG_DFL)
-        }
+        defer { watch.stop() }
         do {
             return try await task.value
         } catch {

@@ -1,6 +1,5 @@
 import Capture
 import DNG
-import Dispatch
 import Foundation
 
 /// Ctrl-C for long commands: the first SIGINT asks the run to stop cleanly (finish the file being written,
@@ -12,15 +11,13 @@ import Foundation
 final class ShootSignals: @unchecked Sendable {
     /// The stop request the run watches.
     let stop = StopSignal()
-    private var source: DispatchSourceSignal?
+    private var watch: SignalWatch?
 
     /// Installs the handlers.
     init() {
         signal(SIGXFSZ, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "rawcap.sigint"))
-        source.setEventHandler { [stop] in
-            if stop.isRequested {
+        watch = SignalWatch([SIGINT]) { [stop] _, count in
+            if count > 1 {
                 FileHandle.standardError.write(Data("\nrawcap: interrupted again; exiting now\n".utf8))
                 // exit() does not unwind: the file being written would leave its hidden temporary behind.
                 OutputFile.removeTemporaries()
@@ -30,12 +27,9 @@ final class ShootSignals: @unchecked Sendable {
                 Data("\nrawcap: interrupted; finishing the current file (Ctrl-C again to quit at once)\n".utf8))
             stop.request()
         }
-        source.resume()
-        self.source = source
     }
 
     deinit {
-        source?.cancel()
-        signal(SIGINT, SIG_DFL)
+        watch?.stop()
     }
 }

@@ -305,34 +305,15 @@ extension RawcapCommand.Sim {
 
         // MARK: Signals
 
-        /// SIGINT and SIGTERM call `handler` (on a thread of their own) instead of ending the process. The C handler
-        /// is in place when this returns, so a signal right after the listening line is never lost (a dispatch
-        /// source registers later, and SIG_IGN meanwhile would swallow it).
+        /// SIGINT and SIGTERM call `handler` (on a thread of their own) instead of ending the process, from the
+        /// moment this returns, so a signal right after the listening line is never lost. The watch lasts as long
+        /// as the process.
         private static func watchSignals(_ handler: @escaping @Sendable () -> Void) {
-            // Made here, before the handlers exist: a lazy global must not first be touched in a signal handler.
-            _ = stopSemaphore
-            let waiter = Thread {
-                while sem_wait(stopSemaphore) != 0 {}  // EINTR: wait again
-                handler()
-            }
-            waiter.name = "rawcap.sim.serve.signals"
-            waiter.start()
-            signal(SIGINT, postStopSemaphore)
-            signal(SIGTERM, postStopSemaphore)
+            let watch = SignalWatch([SIGINT, SIGTERM]) { _, _ in handler() }
+            // Kept for the process's lifetime: serving ends with the process.
+            _ = Unmanaged.passRetained(watch)
         }
     }
-}
-
-/// Posted by the SIGINT and SIGTERM handler; made before any handler is installed.
-nonisolated(unsafe) private let stopSemaphore: UnsafeMutablePointer<sem_t> = {
-    let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-    sem_init(semaphore, 0, 0)
-    return semaphore
-}()
-
-/// The signal handler: `sem_post` is async-signal-safe.
-private func postStopSemaphore(_: Int32) {
-    sem_post(stopSemaphore)
 }
 
 /// A one-shot flag that a signal handler sets and the serving task waits for.

@@ -30,14 +30,18 @@ EXIT_NAMES = {0: "0", 64: "64 usage", 69: "69 no camera", 73: "73 cannot create"
 
 
 def wait_for_sigint_handler(pid, deadline):
-    """Until rawcap has taken SIGINT over (bit 1 of SigIgn or SigCgt), as Tests/RawcapCLITests do."""
+    """Until rawcap has taken SIGINT over (bit 1 of SigIgn or SigCgt), as Tests/RawcapCLITests do. Between fork and
+    exec the child is still a copy of this python, whose own SIGINT handler sets the same bit: the process must have
+    become another program first."""
+    python = os.path.realpath(f"/proc/{os.getpid()}/exe")
     while time.monotonic() < deadline:
         try:
+            started = os.path.realpath(f"/proc/{pid}/exe") != python
             with open(f"/proc/{pid}/status") as status:
                 masks = [int(l.split()[1], 16) for l in status if l.startswith(("SigIgn:", "SigCgt:"))]
-        except FileNotFoundError:
+        except (FileNotFoundError, PermissionError):
             return
-        if any(mask & 2 for mask in masks):
+        if started and any(mask & 2 for mask in masks):
             return
         time.sleep(0.02)
 

@@ -118,34 +118,43 @@ import Testing
 
 /// Ctrl-C: the command closes the session and exits 130 with one line (and JSON with `--json`).
 @Suite(.serialized) struct InterruptTests {
-    @Test(arguments: [["config", "list"], ["info"]])
-    func sigintExits130(command: [String]) async throws {
+    /// Sent half a second into the session, and the moment rawcap has taken SIGINT over (a handler registered
+    /// later than that, as a Dispatch signal source is, would lose the press or let it kill the process).
+    @Test(arguments: [["config", "list"], ["info"]], [0.5, 0])
+    func sigintExits130(command: [String], delay: Double) async throws {
         let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
         let python = try ExternalTool.require("python3")
         // python3 delivers the signal to the child itself (a shell's background job would ignore SIGINT), and
         // reports a death by signal as a negative status, so 130 means rawcap exited on its own.
         let script = """
-            import signal, subprocess, sys, time
-            child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            # Wait until rawcap has taken SIGINT over (Interruption ignores it and watches it with a dispatch source:
-            # bit 1 of SigIgn, or of SigCgt for a handler), however slowly a loaded machine starts it, then a little
-            # longer so the session is under way.
+            import os, signal, subprocess, sys, time
+            child = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            # Wait until rawcap has taken SIGINT over (a handler: bit 1 of SigCgt, or of SigIgn), however slowly a
+            # loaded machine starts it. The process must be rawcap by then: between fork and exec it is still a copy
+            # of python, whose own SIGINT handler sets the same bit, and a signal sent then kills the rawcap that
+            # exec starts.
+            target = os.path.realpath(sys.argv[2])
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:
+                try:
+                    started = os.path.realpath(f"/proc/{child.pid}/exe") == target
+                except OSError:
+                    started = False
                 with open(f"/proc/{child.pid}/status") as status:
                     masks = [int(l.split()[1], 16) for l in status if l.startswith(("SigIgn:", "SigCgt:"))]
-                if any(mask & 2 for mask in masks):
+                if started and any(mask & 2 for mask in masks):
                     break
                 time.sleep(0.02)
-            time.sleep(0.5)
+            time.sleep(float(sys.argv[1]))
             child.send_signal(signal.SIGINT)
             out, err = child.communicate(timeout=60)
             sys.stdout.write(str(child.returncode) + "\\n" + out.decode())
             sys.stderr.write(err.decode())
             """
         // The emulated camera sends 20 bytes a second, so DeviceInfo alone takes longer than the wait.
+        let arguments = ["-c", script, String(delay), rawcap] + command
         let result = try await Subprocess.runDetached(
-            python, ["-c", script, rawcap] + command + ["--camera", "sim", "--sim-fault", "slow=20B/s", "--json"])
+            python, arguments + ["--camera", "sim", "--sim-fault", "slow=20B/s", "--json"])
         let lines = result.output.split(separator: "\n")
         #expect(lines.first == "130", "\(result.output) \(result.errorOutput)")
         #expect(lines.dropFirst().first?.contains(#""code":"interrupted""#) == true)
