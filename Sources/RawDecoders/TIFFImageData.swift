@@ -17,24 +17,52 @@ enum TIFFImageData {
         of directory: TIFFDirectory, in bytes: ArraySlice<UInt8>, byteOrder: ByteOrder
     ) throws(DecodeError) -> [UInt16] {
         let geometry = try Geometry(directory)
-        var samples = [UInt16](repeating: 0, count: geometry.sampleCount)
-        try samples.withUnsafeMutableBufferPointer { (output) throws(DecodeError) in
-            for block in 0..<geometry.blockCount {
-                let data = try blockBytes(directory, index: block, in: bytes)
-                let region = geometry.region(ofBlock: block)
-                switch directory.compression {
-                case .none:
-                    try Unpacker.unpack(
-                        data, geometry: geometry, region: region, byteOrder: byteOrder, into: output)
-                case .jpeg:
-                    try LosslessJPEGBlock.decode(data, geometry: geometry, region: region, into: output)
-                default:
-                    throw DecodeError(
-                        .unsupported, "\(directory.path): compression \(directory.compression) is not read by rawcap")
+        var failure: DecodeError?
+        // Not zeroed first: every block writes all of its visible samples or throws, the blocks cover the image, and
+        // on a failure the array is thrown away. The blocks are independent, so each core takes a contiguous run
+        // of them (faulting in fresh pages is most of the cost of a large uncompressed image).
+        let samples = [UInt16](unsafeUninitializedCapacity: geometry.sampleCount) { buffer, initialized in
+            nonisolated(unsafe) let output = buffer
+            let blocksPerPiece = max(1, parallelSampleMinimum / max(1, geometry.sampleCount / geometry.blockCount))
+            let failures = ParallelRanges.map(geometry.blockCount, minimum: blocksPerPiece) { blocks -> DecodeError? in
+                do throws(DecodeError) {
+                    for block in blocks {
+                        try decodeBlock(
+                            block, of: directory, geometry: geometry, in: bytes, byteOrder: byteOrder, into: output)
+                    }
+                    return nil
+                } catch {
+                    return error
                 }
             }
+            // Each piece stops at its first failing block, so the first failure in piece order is the one a
+            // block-by-block decode would have met first.
+            failure = failures.lazy.compactMap { $0 }.first
+            initialized = failure == nil ? geometry.sampleCount : 0
         }
+        if let failure { throw failure }
         return samples
+    }
+
+    /// Images with fewer samples than twice this are unpacked by one thread.
+    static let parallelSampleMinimum = 4 << 20
+
+    /// Decodes strip or tile `block` into its place in `output`.
+    private static func decodeBlock(
+        _ block: Int, of directory: TIFFDirectory, geometry: Geometry, in bytes: ArraySlice<UInt8>,
+        byteOrder: ByteOrder, into output: UnsafeMutableBufferPointer<UInt16>
+    ) throws(DecodeError) {
+        let data = try blockBytes(directory, index: block, in: bytes)
+        let region = geometry.region(ofBlock: block)
+        switch directory.compression {
+        case .none:
+            try Unpacker.unpack(data, geometry: geometry, region: region, byteOrder: byteOrder, into: output)
+        case .jpeg:
+            try LosslessJPEGBlock.decode(data, geometry: geometry, region: region, into: output)
+        default:
+            throw DecodeError(
+                .unsupported, "\(directory.path): compression \(directory.compression) is not read by rawcap")
+        }
     }
 
     /// The bytes of strip or tile `index`, checked against the file.
