@@ -77,7 +77,7 @@ public enum DNGWriter {
                 try encoder.plan(for: frame, previews: .pending(previews), digest: handling)
             }
         } catch {
-            guard previews.matching() == nil else { throw error }
+            guard !previews.fitsPlan() else { throw error }
             return try write(frame, previews: try previews.wait(), options: options, to: path)
         }
     }

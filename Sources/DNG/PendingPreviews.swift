@@ -72,6 +72,18 @@ public final class PendingPreviews: Sendable {
         return chunk.fileBytes
     }
 
+    /// Whether the rendering can fill a plan made for ``expected``: it succeeded, has the expected sizes, and its
+    /// JPEG needs the preview IFD entries planned for it.
+    func fitsPlan() -> Bool {
+        guard let previews = matching() else { return false }
+        guard let preview = previews.preview, let size = expected.preview else { return true }
+        let encoder = DNGEncoder()
+        guard let planned = try? encoder.previewDirectory(pending: self, width: size.width, height: size.height),
+            let rendered = try? encoder.previewDirectory(preview)
+        else { return false }
+        return planned.entries == rendered.entries
+    }
+
     /// The thumbnail's pixels, once rendered; `nil` when the rendering failed or came out different.
     func thumbnailPixels() -> [UInt8]? {
         matching()?.thumbnail.pixels
