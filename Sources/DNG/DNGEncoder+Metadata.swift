@@ -29,12 +29,33 @@ extension DNGEncoder {
         }
     }
 
+    /// The previews a plan is made with: rendered, or still being rendered (planned from their expected shape).
+    enum PlannedPreviews {
+        case ready(DNGPreviews)
+        case pending(PendingPreviews)
+    }
+
     /// Builds IFD0 (thumbnail, DNG and colour tags) around the raw SubIFD, adds the preview SubIFD and the EXIF IFD.
     func assemble(
         raw: DNGDirectory, digests: RawDigests?, metadata: CaptureMetadata,
-        color: ColorCalibration, toneCurve: [(x: Double, y: Double)]?, previews: DNGPreviews
+        color: ColorCalibration, toneCurve: [(x: Double, y: Double)]?, previews: PlannedPreviews
     ) throws(DNGError) -> DNGPlan {
-        let thumbnail = previews.thumbnail
+        let thumbnail: (width: Int, height: Int, chunk: DNGImageChunk)
+        let preview: DNGDirectory?
+        switch previews {
+        case .ready(let ready):
+            thumbnail = (ready.thumbnail.width, ready.thumbnail.height, DNGImageChunk(bytes: ready.thumbnail.pixels))
+            preview = try ready.preview.map { jpeg throws(DNGError) in try previewDirectory(jpeg) }
+        case .pending(let pending):
+            let shape = pending.expected
+            thumbnail = (
+                shape.thumbnailWidth, shape.thumbnailHeight,
+                DNGImageChunk(thumbnailOf: pending, byteCount: shape.thumbnailWidth * shape.thumbnailHeight * 3)
+            )
+            preview = try shape.preview.map { size throws(DNGError) in
+                try previewDirectory(pending: pending, width: size.width, height: size.height)
+            }
+        }
         var entries: [DNGEntry] = [
             try DNGEntry(.newSubFileType, .long(1)),
             try DNGEntry(.imageWidth, .long(UInt32(thumbnail.width))),
@@ -86,14 +107,10 @@ extension DNGEncoder {
         }
 
         var children = [raw]
-        if let preview = previews.preview { children.append(try previewDirectory(preview)) }
+        if let preview { children.append(preview) }
         let root = try DNGDirectory(
             entries: entries,
-            image: DNGImageData(
-                layout: .strips(rowsPerStrip: thumbnail.height),
-                chunks: [
-                    DNGImageChunk(bytes: thumbnail.pixels)
-                ]),
+            image: DNGImageData(layout: .strips(rowsPerStrip: thumbnail.height), chunks: [thumbnail.chunk]),
             subDirectories: children,
             exif: try exifDirectory(metadata))
         return try DNGPlan(root: root)

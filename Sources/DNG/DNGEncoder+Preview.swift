@@ -44,22 +44,44 @@ extension DNGEncoder {
         else {
             throw DNGError(.invalidInput, "preview chroma subsampling \(header.samplingFactors) has no TIFF form")
         }
-        let entries: [DNGEntry] = [
+        return try DNGDirectory(
+            entries: try previewEntries(width: header.width, height: header.height, luma: luma),
+            image: DNGImageData(
+                layout: .strips(rowsPerStrip: header.height), chunks: [DNGImageChunk(bytes: jpeg)]))
+    }
+
+    /// The preview SubIFD of a JPEG that is still being rendered, planned for the 4:2:0 JPEG of `width × height`
+    /// that ``JPEGImage/init(encoding:quality:subsampling:)`` makes by default; the JPEG is checked against these
+    /// entries when the writer reaches it (``PendingPreviews``).
+    func previewDirectory(pending previews: PendingPreviews, width: Int, height: Int) throws(DNGError)
+        -> DNGDirectory
+    {
+        let entries = try DNGDirectory.sortedUnique(
+            try previewEntries(width: width, height: height, luma: (2, 2)), name: "preview IFD")
+        return try DNGDirectory(
+            entries: entries,
+            image: DNGImageData(
+                layout: .strips(rowsPerStrip: height),
+                chunks: [DNGImageChunk(previewOf: previews, entries: entries)]))
+    }
+
+    /// The entries of a preview SubIFD holding a `width × height` YCbCr JPEG whose luma is sampled `luma` times as
+    /// densely as its chroma.
+    private func previewEntries(width: Int, height: Int, luma: (horizontal: Int, vertical: Int)) throws(DNGError)
+        -> [DNGEntry]
+    {
+        [
             try DNGEntry(.newSubFileType, .long(1)),
-            try DNGEntry(.imageWidth, .long(UInt32(header.width))),
-            try DNGEntry(.imageLength, .long(UInt32(header.height))),
+            try DNGEntry(.imageWidth, .long(UInt32(width))),
+            try DNGEntry(.imageLength, .long(UInt32(height))),
             try DNGEntry(.bitsPerSample, .shorts([8, 8, 8])),
             try DNGEntry(.compression, .short(7)),
             try DNGEntry(.photometricInterpretation, .short(6)),
             try DNGEntry(.samplesPerPixel, .short(3)),
-            try DNGEntry(.rowsPerStrip, .long(UInt32(header.height))),
+            try DNGEntry(.rowsPerStrip, .long(UInt32(height))),
             try DNGEntry(.planarConfiguration, .short(1)),
             try DNGEntry(.yCbCrSubSampling, .shorts([UInt16(luma.horizontal), UInt16(luma.vertical)])),
             try DNGEntry(.previewColorSpace, .long(2)),
         ]
-        return try DNGDirectory(
-            entries: entries,
-            image: DNGImageData(
-                layout: .strips(rowsPerStrip: header.height), chunks: [DNGImageChunk(bytes: jpeg)]))
     }
 }

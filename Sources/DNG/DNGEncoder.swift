@@ -34,10 +34,10 @@ public struct DNGEncoder: Sendable {
     ///   ``DNGError/Code/invalidInput`` for a non-RGB CFA, a bad preview or bad options, ``DNGError/Code/doesNotFit``
     ///   when the data cannot fit a classic TIFF, ``DNGError/Code/compressionFailed`` from the lossless encoder.
     public func plan(for frame: RawFrame, previews: DNGPreviews) throws(DNGError) -> DNGPlan {
-        try plan(for: frame, previews: previews, digest: options.writesRawDigest ? .computed : .omitted)
+        try plan(for: frame, previews: .ready(previews), digest: options.writesRawDigest ? .computed : .omitted)
     }
 
-    func plan(for frame: RawFrame, previews: DNGPreviews, digest: DigestHandling) throws(DNGError) -> DNGPlan {
+    func plan(for frame: RawFrame, previews: PlannedPreviews, digest: DigestHandling) throws(DNGError) -> DNGPlan {
         try checkOptions()
         guard (8...16).contains(frame.bitsPerSample) else {
             throw DNGError(.unsupportedBitDepth, "\(frame.bitsPerSample) bits per sample; DNG raw data here is 8…16")
@@ -94,10 +94,10 @@ public struct DNGEncoder: Sendable {
     /// - Throws: as ``plan(for:previews:)-(RawFrame,_)``; also ``DNGError/Code/doesNotFit`` for a LinearizationTable
     ///   longer than libtiff can pass (65535 entries).
     public func plan(for image: LinearImage, previews: DNGPreviews) throws(DNGError) -> DNGPlan {
-        try plan(for: image, previews: previews, digest: options.writesRawDigest ? .computed : .omitted)
+        try plan(for: image, previews: .ready(previews), digest: options.writesRawDigest ? .computed : .omitted)
     }
 
-    func plan(for image: LinearImage, previews: DNGPreviews, digest: DigestHandling) throws(DNGError) -> DNGPlan {
+    func plan(for image: LinearImage, previews: PlannedPreviews, digest: DigestHandling) throws(DNGError) -> DNGPlan {
         try checkOptions()
         guard (8...16).contains(image.bitsPerSample) else {
             throw DNGError(.unsupportedBitDepth, "\(image.bitsPerSample) bits per sample; DNG raw data here is 8…16")

@@ -63,12 +63,18 @@ public struct DNGImageData: Sendable {
 /// 16-bit samples are kept as a slice of the frame's own `[UInt16]` (no copy) and written little-endian, the byte
 /// order of every file rawcap writes; other data (8-bit samples, compressed tiles, thumbnails) is plain bytes. A
 /// lossless tile may still be in the encoder's hands (``DeferredTiles``): reading its bytes waits for it, so the
-/// writer can put the first tiles in the file while the later ones are being encoded.
+/// writer can put the first tiles in the file while the later ones are being encoded. Previews may still be being
+/// rendered (``PendingPreviews``): the preview JPEG is waited for in the same way, and the thumbnail, which comes
+/// before the raw data, is written as zeros and overwritten once rendered (``DNGWriter``).
 public struct DNGImageChunk: Sendable {
     enum Storage: Sendable {
         case bytes([UInt8])
         case samples16(ArraySlice<UInt16>)
         case deferred(DeferredTiles, index: Int)
+        /// Zeros of the thumbnail's size now; the writer overwrites them with the rendered pixels.
+        case pendingThumbnail(PendingPreviews, byteCount: Int)
+        /// The rendered preview JPEG, checked against the preview IFD's planned `entries`.
+        case pendingPreview(PendingPreviews, entries: [DNGEntry])
     }
 
     let storage: Storage
@@ -82,19 +88,34 @@ public struct DNGImageChunk: Sendable {
     /// Tile `index` of tiles being encoded in the background.
     init(deferred tiles: DeferredTiles, index: Int) { storage = .deferred(tiles, index: index) }
 
+    /// A placeholder of `byteCount` zero bytes for the thumbnail of `previews`.
+    init(thumbnailOf previews: PendingPreviews, byteCount: Int) {
+        storage = .pendingThumbnail(previews, byteCount: byteCount)
+    }
+
+    /// The preview JPEG of `previews`, for a preview IFD planned with `entries`.
+    init(previewOf previews: PendingPreviews, entries: [DNGEntry]) {
+        storage = .pendingPreview(previews, entries: entries)
+    }
+
     /// The chunk's size in the file (for a tile still being encoded, once it is done; 0 for a tile that failed).
     public var byteCount: Int {
         switch storage {
         case .bytes(let bytes): bytes.count
         case .samples16(let samples): samples.count * 2
         case .deferred(let tiles, let index): (try? tiles.bytes(index).count) ?? 0
+        case .pendingThumbnail(_, let byteCount): byteCount
+        case .pendingPreview(let previews, let entries): (try? previews.previewBytes(entries: entries).count) ?? 0
         }
     }
 
     /// At least ``byteCount``, without waiting for a tile being encoded.
     var byteCountUpperBound: Int {
-        if case .deferred(let tiles, _) = storage { return tiles.byteCountBoundPerTile }
-        return byteCount
+        switch storage {
+        case .deferred(let tiles, _): return tiles.byteCountBoundPerTile
+        case .pendingPreview(let previews, _): return previews.previewByteCountBound
+        default: return byteCount
+        }
     }
 
     /// Blocks until the bytes exist (for a tile being encoded: until its whole stream is done, so a failed or
@@ -121,6 +142,10 @@ public struct DNGImageChunk: Sendable {
             return try bytes.withUnsafeBytes(run).get()
         case .deferred(let tiles, let index):
             return try tiles.bytes(index).withUnsafeBytes(run).get()
+        case .pendingThumbnail(_, let byteCount):
+            return try [UInt8](repeating: 0, count: byteCount).withUnsafeBytes(run).get()
+        case .pendingPreview(let previews, let entries):
+            return try previews.previewBytes(entries: entries).withUnsafeBytes(run).get()
         case .samples16(let samples):
             if UInt16(littleEndian: 0x0102) == 0x0102 {
                 return try samples.withUnsafeBytes(run).get()

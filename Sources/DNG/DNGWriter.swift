@@ -50,7 +50,35 @@ public enum DNGWriter {
         return try write(
             to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil
         ) { handling throws(DNGError) in
-            try encoder.plan(for: frame, previews: previews, digest: handling)
+            try encoder.plan(for: frame, previews: .ready(previews), digest: handling)
+        }
+    }
+
+    /// Encodes `frame` and writes it to a new file at `path` while its previews are still being rendered; the file
+    /// is byte-identical to ``write(_:previews:options:to:)-(RawFrame,DNGPreviews,_,_)`` with the finished previews.
+    ///
+    /// The raw data is written first (the kernel starts writing it back to the disk while the previews render), the
+    /// preview JPEG when the writer reaches the last SubIFD, and the thumbnail, which precedes the raw data, over the
+    /// zeros that held its place. When the rendering fails or has another shape than ``PendingPreviews/expected``,
+    /// the half-written file is discarded and the frame is written again with what was rendered.
+    ///
+    /// - Throws: ``DNGError``, or the error the rendering threw.
+    @discardableResult
+    public static func write(
+        _ frame: RawFrame, previews: PendingPreviews, options: DNGOptions = DNGOptions(), to path: String
+    ) throws -> Result {
+        var encoder = DNGEncoder(options: options)
+        encoder.streamsLosslessTiles = true
+        do {
+            return try write(
+                to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil,
+                thumbnail: previews
+            ) { handling throws(DNGError) in
+                try encoder.plan(for: frame, previews: .pending(previews), digest: handling)
+            }
+        } catch {
+            guard !previews.fitsPlan() else { throw error }
+            return try write(frame, previews: try previews.wait(), options: options, to: path)
         }
     }
 
@@ -65,12 +93,14 @@ public enum DNGWriter {
         return try write(
             to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: image) : nil
         ) { handling throws(DNGError) in
-            try encoder.plan(for: image, previews: previews, digest: handling)
+            try encoder.plan(for: image, previews: .ready(previews), digest: handling)
         }
     }
 
+    /// Plans and writes a new file at `path`, computing `pending`'s digests alongside; with `thumbnail`, the plan's
+    /// IFD0 strip is a placeholder that gets those previews' thumbnail at the end.
     private static func write(
-        to path: String, pending: DNGEncoder.PendingDigest?,
+        to path: String, pending: DNGEncoder.PendingDigest?, thumbnail previews: PendingPreviews? = nil,
         plan makePlan: (DNGEncoder.DigestHandling) throws(DNGError) -> DNGPlan
     ) throws(DNGError) -> Result {
         // Fail on an existing name before spending time on encoding; OutputFile checks again when publishing.
@@ -90,7 +120,12 @@ public enum DNGWriter {
         // failed write is often followed by exit) crashed rawcap after "disk full" (fault matrix).
         defer { _ = digestJob?.wait() }
         do throws(DNGError) {
-            let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path) {
+            let thumbnail = { () throws(DNGError) -> [UInt8]? in
+                guard let previews else { return nil }
+                guard let pixels = previews.thumbnailPixels() else { throw PendingPreviews.changed }
+                return pixels
+            }
+            let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path, thumbnail: thumbnail) {
                 guard let digests = digestJob?.wait() else { return [:] }
                 return [
                     DNGTag.newRawImageDigest.id: digests.newRawImageDigest,
@@ -116,11 +151,12 @@ public enum DNGWriter {
         try write(plan, fileDescriptor: fileDescriptor, name: name) { [:] }
     }
 
-    /// Writes `plan`, then replaces IFD0 BYTE values with the ones `replacements` returns (called after libtiff
-    /// has written the file and the kernel has been asked to start writing it back, so a slow computation such as
-    /// the raw digest overlaps with the disk).
+    /// Writes `plan`, then replaces IFD0 BYTE values with the ones `replacements` returns and IFD0's strip with the
+    /// bytes `thumbnail` returns, if any (both called after libtiff has written the file and the kernel has been
+    /// asked to start writing it back, so a slow computation such as the raw digest overlaps with the disk).
     static func write(
-        _ plan: DNGPlan, fileDescriptor: Int32, name: String, replacements: () -> [UInt16: [UInt8]]
+        _ plan: DNGPlan, fileDescriptor: Int32, name: String,
+        thumbnail: () throws(DNGError) -> [UInt8]? = { nil }, replacements: () -> [UInt16: [UInt8]]
     ) throws(DNGError) -> Result {
         TIFFFieldRegistry.install()
         let context = TIFFFileContext(fileDescriptor: fileDescriptor, name: name)
@@ -153,7 +189,8 @@ public enum DNGWriter {
         TIFFClose(tif)
         if let ioError = context.ioError { throw ioError }
         startWriteback(fileDescriptor)
-        try DirectoryFixup(fileDescriptor: fileDescriptor, name: name).apply(to: plan, replacing: replacements())
+        try DirectoryFixup(fileDescriptor: fileDescriptor, name: name)
+            .apply(to: plan, replacing: replacements(), thumbnail: try thumbnail())
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else { throw DNGError.system("fstat", path: name, errno: errno) }
         return Result(byteCount: Int(info.st_size), warnings: context.warnings)

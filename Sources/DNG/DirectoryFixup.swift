@@ -35,8 +35,11 @@ struct DirectoryFixup {
     }
 
     /// Checks the file against `plan` and rewrites what needs it; `replacing` gives new bytes for IFD0 BYTE entries
-    /// that the plan holds as placeholders of the same length (the raw digests).
-    func apply(to plan: DNGPlan, replacing replacements: [UInt16: [UInt8]] = [:]) throws(DNGError) {
+    /// that the plan holds as placeholders of the same length (the raw digests), `thumbnail` new bytes for IFD0's one
+    /// strip, written as a placeholder of the same length (a thumbnail rendered while the file was written).
+    func apply(
+        to plan: DNGPlan, replacing replacements: [UInt16: [UInt8]] = [:], thumbnail: [UInt8]? = nil
+    ) throws(DNGError) {
         let header = try parse(try readBytes(8, at: 0)) { reader throws(WireError) -> Int in
             guard try reader.read(UInt16.self) == 0x4949, try reader.read(UInt16.self) == 42 else {
                 throw WireError(.invalidValue, at: 0, "not a little-endian classic TIFF")
@@ -51,6 +54,14 @@ struct DirectoryFixup {
                 throw mismatch("IFD0 tag \(tag) cannot take \(bytes.count) replacement bytes")
             }
             try writeBytes(bytes, at: Int(try offsetField(of: entry)))
+        }
+        if let thumbnail {
+            let offsets = try integers(of: try find(DNGTag.stripOffsets.id, in: root, "IFD0"))
+            let counts = try integers(of: try find(DNGTag.stripByteCounts.id, in: root, "IFD0"))
+            guard offsets.count == 1, counts == [UInt32(thumbnail.count)] else {
+                throw mismatch("IFD0's strips \(counts) cannot take the \(thumbnail.count)-byte thumbnail")
+            }
+            try writeBytes(thumbnail, at: Int(offsets[0]))
         }
 
         if !plan.root.subDirectories.isEmpty {
@@ -191,6 +202,15 @@ struct DirectoryFixup {
         let bytes = try valueBytes(of: entry, size: 4)
         return try parse(bytes) { reader throws(WireError) in
             try (0..<(bytes.count / 4)).map { _ throws(WireError) in try reader.read(UInt32.self) }
+        }
+    }
+
+    /// The values of a SHORT or LONG entry (libtiff writes strip offsets and byte counts as either).
+    private func integers(of entry: FileEntry) throws(DNGError) -> [UInt32] {
+        guard entry.type == TIFFType.short.rawValue else { return try longs(of: entry) }
+        let bytes = try valueBytes(of: entry, size: 2)
+        return try parse(bytes) { reader throws(WireError) in
+            try (0..<(bytes.count / 2)).map { _ throws(WireError) in UInt32(try reader.read(UInt16.self)) }
         }
     }
 

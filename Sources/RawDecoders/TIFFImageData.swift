@@ -16,25 +16,83 @@ enum TIFFImageData {
     static func samples(
         of directory: TIFFDirectory, in bytes: ArraySlice<UInt8>, byteOrder: ByteOrder
     ) throws(DecodeError) -> [UInt16] {
+        try samplesAndMaximum(of: directory, in: bytes, byteOrder: byteOrder).samples
+    }
+
+    /// The samples, as ``samples(of:in:byteOrder:)``, and the largest of them, found while each block is still in
+    /// the cache rather than in another pass over the image.
+    static func samplesAndMaximum(
+        of directory: TIFFDirectory, in bytes: ArraySlice<UInt8>, byteOrder: ByteOrder
+    ) throws(DecodeError) -> (samples: [UInt16], maximum: UInt16) {
         let geometry = try Geometry(directory)
-        var samples = [UInt16](repeating: 0, count: geometry.sampleCount)
-        try samples.withUnsafeMutableBufferPointer { (output) throws(DecodeError) in
-            for block in 0..<geometry.blockCount {
-                let data = try blockBytes(directory, index: block, in: bytes)
-                let region = geometry.region(ofBlock: block)
-                switch directory.compression {
-                case .none:
-                    try Unpacker.unpack(
-                        data, geometry: geometry, region: region, byteOrder: byteOrder, into: output)
-                case .jpeg:
-                    try LosslessJPEGBlock.decode(data, geometry: geometry, region: region, into: output)
-                default:
-                    throw DecodeError(
-                        .unsupported, "\(directory.path): compression \(directory.compression) is not read by rawcap")
+        var failure: DecodeError?
+        var maximum: UInt16 = 0
+        // Not zeroed first: every block writes all of its visible samples or throws, the blocks cover the image, and
+        // on a failure the array is thrown away. The blocks are independent, so each core takes a contiguous run
+        // of them (faulting in fresh pages is most of the cost of a large uncompressed image).
+        let samples = [UInt16](unsafeUninitializedCapacity: geometry.sampleCount) { buffer, initialized in
+            nonisolated(unsafe) let output = buffer
+            let blocksPerPiece = max(1, parallelSampleMinimum / max(1, geometry.sampleCount / geometry.blockCount))
+            let pieces = ParallelRanges.map(geometry.blockCount, minimum: blocksPerPiece) {
+                blocks -> (failure: DecodeError?, maximum: UInt16) in
+                var maximum: UInt16 = 0
+                do throws(DecodeError) {
+                    for block in blocks {
+                        try decodeBlock(
+                            block, of: directory, geometry: geometry, in: bytes, byteOrder: byteOrder, into: output)
+                        maximum = max(maximum, largestSample(in: geometry.region(ofBlock: block), of: geometry, output))
+                    }
+                    return (nil, maximum)
+                } catch {
+                    return (error, maximum)
                 }
             }
+            // Each piece stops at its first failing block, so the first failure in piece order is the one a
+            // block-by-block decode would have met first.
+            failure = pieces.lazy.compactMap(\.failure).first
+            maximum = pieces.map(\.maximum).max() ?? 0
+            initialized = failure == nil ? geometry.sampleCount : 0
         }
-        return samples
+        if let failure { throw failure }
+        return (samples, maximum)
+    }
+
+    /// The largest sample of a block's visible part of `output`.
+    private static func largestSample(
+        in region: Region, of geometry: Geometry, _ output: UnsafeMutableBufferPointer<UInt16>
+    ) -> UInt16 {
+        guard let base = output.baseAddress else { return 0 }
+        let spp = geometry.samplesPerPixel
+        var largest: UInt16 = 0
+        for row in region.y..<(region.y + region.visibleHeight) {
+            let start = base + (row * geometry.width + region.x) * spp
+            // A branch-free maximum vectorises.
+            largest = UnsafeBufferPointer(start: start, count: region.visibleWidth * spp).reduce(largest) {
+                Swift.max($0, $1)
+            }
+        }
+        return largest
+    }
+
+    /// Images with fewer samples than twice this are unpacked by one thread.
+    static let parallelSampleMinimum = 4 << 20
+
+    /// Decodes strip or tile `block` into its place in `output`.
+    private static func decodeBlock(
+        _ block: Int, of directory: TIFFDirectory, geometry: Geometry, in bytes: ArraySlice<UInt8>,
+        byteOrder: ByteOrder, into output: UnsafeMutableBufferPointer<UInt16>
+    ) throws(DecodeError) {
+        let data = try blockBytes(directory, index: block, in: bytes)
+        let region = geometry.region(ofBlock: block)
+        switch directory.compression {
+        case .none:
+            try Unpacker.unpack(data, geometry: geometry, region: region, byteOrder: byteOrder, into: output)
+        case .jpeg:
+            try LosslessJPEGBlock.decode(data, geometry: geometry, region: region, into: output)
+        default:
+            throw DecodeError(
+                .unsupported, "\(directory.path): compression \(directory.compression) is not read by rawcap")
+        }
     }
 
     /// The bytes of strip or tile `index`, checked against the file.

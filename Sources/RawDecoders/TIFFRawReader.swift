@@ -31,14 +31,16 @@ public enum TIFFRawReader {
         var tags = TagContext(
             raw: raw, ifd0: structure.ifd0 ?? raw, exif: structure.exif(for: raw),
             littleEndian: structure.header.byteOrder == .little)
-        let samples = try TIFFImageData.samples(of: raw, in: bytes, byteOrder: structure.header.byteOrder)
+        let (samples, maximum) = try TIFFImageData.samplesAndMaximum(
+            of: raw, in: bytes, byteOrder: structure.header.byteOrder)
         let metadata = tags.captureMetadata()
         let table = try tags.linearizationTable()
         let image: DecodedRaw.Image
         if raw.photometric == .linearRaw {
             image = .linear(try linearImage(raw, samples: samples, table: table, tags: &tags, metadata: metadata))
         } else {
-            image = .cfa(try cfaFrame(raw, samples: samples, table: table, tags: &tags, metadata: metadata))
+            image = .cfa(
+                try cfaFrame(raw, samples: samples, maximum: maximum, table: table, tags: &tags, metadata: metadata))
         }
         var info = fileInfo(structure, raw: raw)
         info.warnings += tags.warnings
@@ -127,7 +129,8 @@ public enum TIFFRawReader {
     }
 
     private static func cfaFrame(
-        _ raw: TIFFDirectory, samples: [UInt16], table: [UInt16]?, tags: inout TagContext, metadata: CaptureMetadata
+        _ raw: TIFFDirectory, samples: [UInt16], maximum: UInt16, table: [UInt16]?, tags: inout TagContext,
+        metadata: CaptureMetadata
     ) throws(DecodeError) -> RawFrame {
         guard raw.samplesPerPixel == 1 else {
             throw DecodeError(.unsupported, "\(raw.path): CFA image with \(raw.samplesPerPixel) samples per pixel")
@@ -146,7 +149,7 @@ public enum TIFFRawReader {
         if let table {
             bits = min(16, max(raw.bitsPerSample, bitLength(Int(table.max() ?? 0)), bitLength(whiteLevel)))
         } else {
-            let significant = max(bitLength(whiteLevel), bitLength(Int(samples.max() ?? 0)))
+            let significant = max(bitLength(whiteLevel), bitLength(Int(maximum)))
             bits = min(raw.bitsPerSample, max(8, significant))
         }
         if whiteLevel > (1 << bits) - 1 {

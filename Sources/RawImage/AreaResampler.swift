@@ -34,7 +34,15 @@ enum AreaResampler {
         let columns = footprints(from: width, to: targetWidth)
         let rows = footprints(from: height, to: targetHeight)
 
-        // Pass 1: each input row → targetWidth columns.
+        // Pass 1: each input row → targetWidth columns. The column footprints are flattened into plain arrays (first
+        // input, then the weights of all columns back to back), so the inner loop reads no array headers.
+        let columnStarts = columns.map(\.start)
+        var total = 0
+        let weightEnds = columns.map { footprint in
+            total += footprint.weights.count
+            return total
+        }
+        let columnWeights = columns.flatMap(\.weights)
         let horizontalCount = targetWidth * height * 3
         let horizontal = [Float](unsafeUninitializedCapacity: horizontalCount) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
@@ -43,19 +51,28 @@ enum AreaResampler {
                 guard let inputBase = input.baseAddress else { return }
                 let source = UnsafeSendableReadPointer(inputBase)
                 Parallel.forEachChunk(of: height, minimumChunk: 32) { range in
-                    for row in range {
-                        let line = source.base + row * width * 3
-                        let out = output.base + row * targetWidth * 3
-                        for (column, footprint) in columns.enumerated() {
-                            var sum: (Float, Float, Float) = (0, 0, 0)
-                            var index = footprint.start * 3
-                            for weight in footprint.weights {
-                                sum.0 += weight * line[index]
-                                sum.1 += weight * line[index + 1]
-                                sum.2 += weight * line[index + 2]
-                                index += 3
+                    columnStarts.withUnsafeBufferPointer { starts in
+                        weightEnds.withUnsafeBufferPointer { ends in
+                            columnWeights.withUnsafeBufferPointer { weights in
+                                for row in range {
+                                    let line = source.base + row * width * 3
+                                    let out = output.base + row * targetWidth * 3
+                                    var weightIndex = 0
+                                    for column in 0..<targetWidth {
+                                        var sum: (Float, Float, Float) = (0, 0, 0)
+                                        var index = starts[column] * 3
+                                        while weightIndex < ends[column] {
+                                            let weight = weights[weightIndex]
+                                            sum.0 += weight * line[index]
+                                            sum.1 += weight * line[index + 1]
+                                            sum.2 += weight * line[index + 2]
+                                            index += 3
+                                            weightIndex += 1
+                                        }
+                                        (out[column * 3], out[column * 3 + 1], out[column * 3 + 2]) = sum
+                                    }
+                                }
                             }
-                            (out[column * 3], out[column * 3 + 1], out[column * 3 + 2]) = sum
                         }
                     }
                 }

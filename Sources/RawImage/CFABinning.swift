@@ -38,9 +38,9 @@ enum CFABinning {
         UInt16(min(max((black + (Double(white) - black) / max(gain, 1)).rounded(.down), 0), 65535))
     }
 
-    /// The fast path: per output row, each source row adds its samples into three per-bin colour sums, with the
-    /// colours of the row's pattern cycling in a small table (two registers for Bayer); counts per colour are
-    /// known from the geometry, so black levels are subtracted once per bin.
+    /// The fast path: per output row, each source row adds its clipped samples into column sums (one row of them
+    /// per pattern row, so each column has one colour), then each bin adds its columns into three colour sums;
+    /// counts per colour are known from the geometry, so black levels are subtracted once per bin.
     static func binPerColor(_ frame: RawFrame, crop: PixelRect, factor: Int, blacks: [Double], gains: [Double]) -> (
         pixels: [Float], width: Int, height: Int
     ) {
@@ -82,6 +82,16 @@ enum CFABinning {
         }
         let sumFactors = factors
         let offsets = zip(blacks, scales).map { Float($0 * $1) }
+        // Vertical first: each source row of a bin row adds its clipped samples into one row of column sums per
+        // pattern row (a plain, vectorisable loop: every column of such a row has one colour and one clip level), and
+        // the columns are binned once per bin row. The sums are the same integers in another order.
+        let usedWidth = outWidth * factor
+        let columnColors = (0..<cfa.height).flatMap { patternRow in
+            (0..<usedWidth).map {
+                Int(cfa.colors[patternRow * cfa.width + (firstPatternColumn + $0) % cfa.width].rawValue)
+            }
+        }
+        let columnClips = columnColors.map { clips[$0] }
         let count = outWidth * outHeight * 3
         let pixels = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
@@ -91,64 +101,68 @@ enum CFABinning {
                 let input = UnsafeSendableReadPointer(sampleBase)
                 Parallel.forEachChunk(of: outHeight, minimumChunk: 4) { outRows in
                     var sums = [Int](repeating: 0, count: outWidth * 3)
-                    // The colour of each pattern column, for one pattern row.
-                    var rowColors = [Int](repeating: 0, count: cfa.width)
+                    // Column sums of the current bin row, one row of usedWidth per pattern row. UInt32 holds them:
+                    // at most 65535 rows of 16-bit samples.
+                    var columnSums = [UInt32](repeating: 0, count: cfa.height * usedWidth)
+                    var patternRowUsed = [Bool](repeating: false, count: cfa.height)
                     for outRow in outRows {
                         for index in sums.indices { sums[index] = 0 }
-                        for sourceRow in (y0 + outRow * factor)..<(y0 + (outRow + 1) * factor) {
-                            let patternRow = frame.patternIndex(row: sourceRow, column: frame.activeArea.x) / cfa.width
-                            for column in 0..<cfa.width {
-                                rowColors[column] = Int(cfa.colors[patternRow * cfa.width + column].rawValue)
-                            }
-                            let line = input.base + sourceRow * frame.width + x0
-                            sums.withUnsafeMutableBufferPointer { sumBuffer in
-                                guard let sum = sumBuffer.baseAddress else { return }
-                                if cfa.width == 2 {
-                                    // Bayer: even and odd columns of the row have one colour each.
-                                    let evenColor = rowColors[firstPatternColumn % 2]
-                                    let oddColor = rowColors[(firstPatternColumn + 1) % 2]
-                                    let evenClip = clips[evenColor]
-                                    let oddClip = clips[oddColor]
-                                    for bin in 0..<outWidth {
-                                        let start = bin * factor
-                                        var even = 0
-                                        var odd = 0
-                                        var x = start
-                                        let end = start + factor
-                                        // Columns alternate colours from the binned area's first column on.
-                                        let (clipA, clipB) = start % 2 == 0 ? (evenClip, oddClip) : (oddClip, evenClip)
-                                        while x + 1 < end {
-                                            even &+= Int(min(line[x], clipA))
-                                            odd &+= Int(min(line[x + 1], clipB))
-                                            x += 2
-                                        }
-                                        if x < end { even &+= Int(min(line[x], clipA)) }
-                                        // Bins of odd width start on alternating parities.
-                                        let (first, second) =
-                                            start % 2 == 0 ? (evenColor, oddColor) : (oddColor, evenColor)
-                                        sum[bin * 3 + first] &+= even
-                                        sum[bin * 3 + second] &+= odd
+                        for index in patternRowUsed.indices { patternRowUsed[index] = false }
+                        columnSums.withUnsafeMutableBufferPointer { sumBuffer in
+                            columnClips.withUnsafeBufferPointer { clipBuffer in
+                                guard let columnSum = sumBuffer.baseAddress, let clip = clipBuffer.baseAddress else {
+                                    return
+                                }
+                                for sourceRow in (y0 + outRow * factor)..<(y0 + (outRow + 1) * factor) {
+                                    let patternRow =
+                                        frame.patternIndex(row: sourceRow, column: frame.activeArea.x) / cfa.width
+                                    let line = input.base + sourceRow * frame.width + x0
+                                    let target = columnSum + patternRow * usedWidth
+                                    let rowClip = clip + patternRow * usedWidth
+                                    if patternRowUsed[patternRow] {
+                                        for x in 0..<usedWidth { target[x] &+= UInt32(min(line[x], rowClip[x])) }
+                                    } else {
+                                        for x in 0..<usedWidth { target[x] = UInt32(min(line[x], rowClip[x])) }
+                                        patternRowUsed[patternRow] = true
                                     }
-                                } else {
-                                    var patternColumn = firstPatternColumn
-                                    var local = (0, 0, 0)
-                                    for bin in 0..<outWidth {
-                                        local = (0, 0, 0)
-                                        let start = bin * factor
-                                        for x in start..<(start + factor) {
-                                            let color = rowColors[patternColumn]
-                                            let value = Int(min(line[x], clips[color]))
-                                            switch color {
-                                            case 0: local.0 &+= value
-                                            case 1: local.1 &+= value
-                                            default: local.2 &+= value
+                                }
+                            }
+                        }
+                        sums.withUnsafeMutableBufferPointer { binBuffer in
+                            columnSums.withUnsafeBufferPointer { sumBuffer in
+                                columnColors.withUnsafeBufferPointer { colorBuffer in
+                                    guard let sum = binBuffer.baseAddress, let columnSum = sumBuffer.baseAddress,
+                                        let color = colorBuffer.baseAddress
+                                    else { return }
+                                    for patternRow in 0..<cfa.height where patternRowUsed[patternRow] {
+                                        let row = columnSum + patternRow * usedWidth
+                                        let rowColor = color + patternRow * usedWidth
+                                        if cfa.width == 2 {
+                                            // Bayer: columns alternate between two colours from the binned area's
+                                            // first column on; bins of odd width start on alternating parities.
+                                            for bin in 0..<outWidth {
+                                                let start = bin * factor
+                                                let end = start + factor
+                                                var first = 0
+                                                var second = 0
+                                                var x = start
+                                                while x + 1 < end {
+                                                    first &+= Int(row[x])
+                                                    second &+= Int(row[x + 1])
+                                                    x += 2
+                                                }
+                                                if x < end { first &+= Int(row[x]) }
+                                                sum[bin * 3 + rowColor[start]] &+= first
+                                                if factor > 1 { sum[bin * 3 + rowColor[start + 1]] &+= second }
                                             }
-                                            patternColumn += 1
-                                            if patternColumn == cfa.width { patternColumn = 0 }
+                                        } else {
+                                            for bin in 0..<outWidth {
+                                                let start = bin * factor
+                                                for x in start..<(start + factor) {
+                                                    sum[bin * 3 + rowColor[x]] &+= Int(row[x])
+                                                }
+                                            }
                                         }
-                                        sum[bin * 3] &+= local.0
-                                        sum[bin * 3 + 1] &+= local.1
-                                        sum[bin * 3 + 2] &+= local.2
                                     }
                                 }
                             }

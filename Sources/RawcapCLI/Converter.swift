@@ -120,9 +120,18 @@ struct Converter {
     private func write(_ decoded: DecodedRaw, to path: String) throws -> (bytes: Int, width: Int, height: Int) {
         switch (target, decoded.image) {
         case (.dng(let compression), .cfa(let frame)):
-            let written = try DNGWriter.write(
-                frame, previews: try Self.previews(of: frame), options: DNGOptions(compression: compression),
-                to: path)
+            let options = DNGOptions(compression: compression)
+            // The previews render on other threads while the raw data is written (the preview SubIFD is the file's
+            // last part); a frame whose previews cannot be predicted is rendered first.
+            guard let shape = try? PendingPreviews.Shape(renderingFrom: frame) else {
+                let written = try DNGWriter.write(
+                    frame, previews: try Self.previews(of: frame), options: options, to: path)
+                return (written.byteCount, frame.width, frame.height)
+            }
+            // Fail on an existing name before starting the rendering.
+            try Self.checkFree(path)
+            let previews = PendingPreviews(expecting: shape) { try Self.previews(of: frame) }
+            let written = try DNGWriter.write(frame, previews: previews, options: options, to: path)
             return (written.byteCount, frame.width, frame.height)
         case (.dng(let compression), .linear(let image)), (.linearDNG(let compression), .linear(let image)):
             let written = try DNGWriter.write(
