@@ -81,6 +81,9 @@ public struct CameraModel: Hashable, Sendable {
     public var personality: Personality = .standard
     /// The idVendor the camera shows on a (fake) USB bus; `nil` uses the test vendor ID (pid.codes 0x1209).
     public var usbVendorID: UInt16?
+    /// The idProduct the camera shows on a (fake) USB bus; `nil` uses 0x0001. A body's own product ID makes
+    /// libgphoto2 match its `models[]` entry (name and capture flags) instead of the generic class match.
+    public var usbProductID: UInt16?
     /// The container of its raw shots (TIFF/EP, or the maker's format); also their ObjectFormat and extension.
     public var rawFileFormat: RawFileFormat = .tiffEP
     /// Whether the camera has rawcap's capture target property (``captureTargetProperty``); makers' bodies choose
