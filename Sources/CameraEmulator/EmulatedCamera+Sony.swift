@@ -117,7 +117,8 @@ extension EmulatedCamera {
                 guard reply.code == .ok else { return reply }
             }
             if control == SonyControl.halfPress {
-                let focuses = value == Int(SonyControl.pressed)
+                let focuses =
+                    value == Int(SonyControl.pressed)
                     && properties.integer(.focusMode) != Int(Self.sonyManualFocus)
                 properties.setCurrent(
                     DevicePropertyCode.Sony.focusFound, .uint8(focuses ? Self.sonyFocusAchieved : Self.sonyFocusIdle))
