@@ -96,6 +96,9 @@ public struct CameraModel: Hashable, Sendable {
     public var imageFormats: [ObjectFormatCode]?
     /// DeviceInfo EventsSupported.
     public var eventsSupported: [EventCode] = [.objectAdded, .storeFull, .captureComplete]
+    /// Whether a Nikon body names each shot it keeps in SDRAM with ObjectAddedInSdram (0xC101); one that does not
+    /// keeps the shot's objects, one after the other, at 0xFFFF0001 (`nikon-no-object-event`).
+    public var announcesSDRAMObjects = true
 
     /// The protocol variants the emulator speaks.
     public enum Personality: String, Hashable, Sendable {
@@ -206,7 +209,8 @@ public struct CameraModel: Hashable, Sendable {
 
     /// Every personality rawcap ships, by ``identifier``.
     public static let all: [CameraModel] = [
-        .generic, .genericWithoutExposureBias, .nikon, .canon, .sony, .sonyOutsidePCRemote, .fujifilm, .hostile,
+        .generic, .genericWithoutExposureBias, .nikon, .nikonWithoutObjectEvents, .canon, .sony, .sonyOutsidePCRemote,
+        .fujifilm, .hostile,
     ]
 
     /// The personality named `identifier` (case-insensitive).
