@@ -6,7 +6,7 @@ import Testing
 /// code path by USB vendor ID, its `models[]` entry for the product ID, and the VendorExtensionID:
 ///
 /// - `nikon` (04B0, extension 10): `camera_nikon_capture`: InitiateCaptureRecInMedia to SDRAM, DeviceReady, Nikon
-///   GetEvent, the object at its SDRAM handle, DeleteObject.
+///   GetEvent, the object at its SDRAM handle, DeleteObject; `nikon-no-object-event` the same, at 0xFFFF0001.
 /// - `canon` (04A9, 11): `camera_canon_eos_capture`: remote and event mode, UI lock, RemoteReleaseOn 1 then 2,
 ///   GetEvent records, the object held for the host, TransferComplete.
 /// - `sony` (054C:0C34 "Sony Alpha-A7 III (PC Control)", 0x11): the SDIO handshake in `camera_init`, then
@@ -57,6 +57,19 @@ import Testing
         let nef = try Data(contentsOf: folder.file("capt0000.nef"))
         #expect(Array(nef.prefix(4)) == [0x4D, 0x4D, 0x00, 0x2A], "a big-endian TIFF")
         // rawcap reads what gphoto2 downloaded as a D850 NEF (through LibRaw) and writes its DNG.
+        let camera = try await DownloadedRawFile.camera("capt0000.nef", in: folder)
+        #expect(camera.make == "Nikon" && camera.model == "D850", "\(camera)")
+    }
+
+    /// `nikon-no-object-event`: with CaptureCompleteRecInSdram and no ObjectAddedInSdram, libgphoto2
+    /// `camera_nikon_capture` waits a while longer for the event (100 more polls, about 20 s: its allowance for
+    /// Nikon 1 bodies), then fetches the shot at 0xFFFF0001, its default handle, and deletes it there.
+    @Test func aNikonThatNeverNamesItsShotIsFetchedAtFFFF0001() async throws {
+        let folder = try TemporaryDirectory("sim-usb-nikon-no-event")
+        let result = try await Self.runScript(
+            #""$2" --capture-image-and-download"#, model: "nikon-no-object-event", in: folder)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.contains("Saving file as capt0000.nef"), "\(result.output)")
         let camera = try await DownloadedRawFile.camera("capt0000.nef", in: folder)
         #expect(camera.make == "Nikon" && camera.model == "D850", "\(camera)")
     }
