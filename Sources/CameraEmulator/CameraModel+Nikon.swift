@@ -61,6 +61,9 @@ extension CameraModel {
         model.captureTargetProperty = DevicePropertyCode.Nikon.recordingMedia
         model.personality = .nikon
         model.usbVendorID = 0x04B0
+        // No product ID of its own (0x0001): with the D850's, 0x0441, libgphoto2 (`models[]` "Nikon:DSC D850") reads
+        // CompressionSetting with its D850 table (0 JPEG Basic, 1 Basic*, …, 4 JPEG Fine, 5 Fine*, 6 TIFF, 7 NEF,
+        // 8–13 NEF + Basic … Fine*), which disagrees with the values this personality uses (4 NEF, 7 NEF + Fine).
         model.captureFormats = [nikonNEFFormat, .exifJPEG]
         model.imageFormats = [.association, .exifJPEG, nikonNEFFormat]
         model.eventsSupported = [
