@@ -103,8 +103,8 @@ public struct NikonCaptureDriver: CaptureDriver {
             do {
                 objectInfo = try await session.getObjectInfo(handle)
             } catch let error as PTPError where error.response == .invalidObjectHandle && !objects.isEmpty {
-                logger.warning(
-                    "Nikon: the camera kept \(objects.count) of \(expecting ?? objects.count) objects at 0xFFFF0001")
+                let wanted = expecting ?? objects.count
+                logger.warning("Nikon: only \(objects.count) of the shot's \(wanted) objects came up at 0xFFFF0001")
                 return objects
             }
             guard let expecting, objects.count + 1 < expecting else {
