@@ -57,6 +57,10 @@ extension CameraModel {
         model.captureTargetProperty = CanonEOSCapture.captureDestinationProperty
         model.personality = .canonEOS
         model.usbVendorID = 0x04A9
+        // libgphoto2 `models[]`: "Canon:EOS 5D Mark IV", 0x04a9, 0x3281, PTP_CAP|PTP_CAP_PREVIEW|PTP_DONT_CLOSE_SESSION
+        // (libgphoto2 leaves the session open; the next host's OpenSession gets SessionAlreadyOpened, which it takes
+        // as success).
+        model.usbProductID = 0x3281
         model.captureFormats = [ObjectFormatCode.Canon.crw3, .exifJPEG]
         model.imageFormats = [.association, .exifJPEG, ObjectFormatCode.Canon.crw3]
         model.eventsSupported = [.objectAdded, .storeFull, .captureComplete, EventCode.Canon.requestGetEvent]

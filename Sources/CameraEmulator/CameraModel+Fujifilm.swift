@@ -5,7 +5,7 @@ extension CameraModel {
     /// A Fujifilm X-T2 in USB tether ("PC shoot auto") mode, as libgphoto2 drives it.
     ///
     /// Identity as X bodies report it: Manufacturer "FUJIFILM", VendorExtensionID 0x0000000E (libgphoto2 `ptp.h`
-    /// `PTP_VENDOR_FUJI`), USB idVendor 0x04CB (`library.c` `models[]`: `{"Fuji:Fujifilm X-T2", 0x04cb, 0x02cd}`).
+    /// `PTP_VENDOR_FUJI`), USB 0x04CB:0x02CD (`library.c` `models[]`: `{"Fuji:Fujifilm X-T2", 0x04cb, 0x02cd, PTP_CAP…}`).
     /// Capture is standard InitiateCapture steered by CaptureControl (0xD208: 0x0200 focus, 0x0304 shoot) once
     /// PriorityMode (0xD207) gives the host control; image quality is Fujifilm's Quality (0xD018, UINT16, libgphoto2
     /// `config.c` `fuji_imageformat`: 1 RAW, 2 JPEG Fine, 3 JPEG Normal, 4 RAW + JPEG Fine, 5 RAW + JPEG Normal).
@@ -41,6 +41,8 @@ extension CameraModel {
         model.hasCaptureTarget = false
         model.personality = .fujifilm
         model.usbVendorID = USBVendorID.fujifilm.rawValue
+        // libgphoto2 `models[]` flags this entry PTP_CAP|PTP_CAP_PREVIEW ("with new updated firmware 1.1").
+        model.usbProductID = 0x02CD
         model.rawFileFormat = .raf
         return model
     }()

@@ -61,11 +61,31 @@ extension CameraModel {
         model.captureTargetProperty = DevicePropertyCode.Nikon.recordingMedia
         model.personality = .nikon
         model.usbVendorID = 0x04B0
+        // No product ID of its own (0x0001): with the D850's, 0x0441, libgphoto2 (`models[]` "Nikon:DSC D850") reads
+        // CompressionSetting with its D850 table (0 JPEG Basic, 1 Basic*, …, 4 JPEG Fine, 5 Fine*, 6 TIFF, 7 NEF,
+        // 8–13 NEF + Basic … Fine*), which disagrees with the values this personality uses (4 NEF, 7 NEF + Fine).
         model.captureFormats = [nikonNEFFormat, .exifJPEG]
         model.imageFormats = [.association, .exifJPEG, nikonNEFFormat]
         model.eventsSupported = [
             .objectAdded, .storeFull, .captureComplete, EventCode.Nikon.objectAddedInSdram,
             EventCode.Nikon.captureCompleteRecInSdram,
+        ]
+        return model
+    }()
+
+    /// The D850 as a body that never names its shot (`nikon-no-object-event`): GetEvent reports
+    /// CaptureCompleteRecInSdram (0xC102) once the shot is in SDRAM, but no ObjectAddedInSdram (0xC101), which
+    /// DeviceInfo does not list either. The host must fetch the shot at 0xFFFF0001, as libgphoto2
+    /// `camera_nikon_capture` does when no event names another handle (`newobject = 0xffff0001`). The shot's
+    /// objects wait there one after the other, the way libgphoto2's burst loop reads them ("the image is always
+    /// 0xffff0001. The firmware just gives us one after the other for the same ID"): DeleteObject of 0xFFFF0001
+    /// frees the NEF and the JPEG of NEF+JPEG moves up; no other SDRAM handle answers.
+    public static let nikonWithoutObjectEvents: CameraModel = {
+        var model = CameraModel.nikon
+        model.identifier = "nikon-no-object-event"
+        model.announcesSDRAMObjects = false
+        model.eventsSupported = [
+            .objectAdded, .storeFull, .captureComplete, EventCode.Nikon.captureCompleteRecInSdram,
         ]
         return model
     }()

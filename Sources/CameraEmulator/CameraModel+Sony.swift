@@ -47,6 +47,8 @@ extension CameraModel {
         model.hasCaptureTarget = false
         model.personality = .sony
         model.usbVendorID = USBVendorID.sony.rawValue
+        // libgphoto2 `library.c` `models[]`: "Sony:Alpha-A7 III (PC Control)", 0x054c, 0x0c34, PTP_CAP|PTP_CAP_PREVIEW.
+        model.usbProductID = 0x0C34
         model.rawFileFormat = .arw
         return model
     }()
@@ -59,6 +61,9 @@ extension CameraModel {
         model.identifier = "sony-no-pc-remote"
         model.vendorExtensionID = .microsoft
         model.vendorExtensionDesc = "microsoft.com: 1.0"
+        // The body enumerates with another product ID in MTP mode: "Sony:Alpha-A7 III (MTP mode)", 0x054c, 0x0c03,
+        // no capture flags (libgphoto2 `models[]`).
+        model.usbProductID = 0x0C03
         model.operationsSupported = [
             .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
             .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .getPartialObject,

@@ -81,6 +81,9 @@ public struct CameraModel: Hashable, Sendable {
     public var personality: Personality = .standard
     /// The idVendor the camera shows on a (fake) USB bus; `nil` uses the test vendor ID (pid.codes 0x1209).
     public var usbVendorID: UInt16?
+    /// The idProduct the camera shows on a (fake) USB bus; `nil` uses 0x0001. A body's own product ID makes
+    /// libgphoto2 match its `models[]` entry (name and capture flags) instead of the generic class match.
+    public var usbProductID: UInt16?
     /// The container of its raw shots (TIFF/EP, or the maker's format); also their ObjectFormat and extension.
     public var rawFileFormat: RawFileFormat = .tiffEP
     /// Whether the camera has rawcap's capture target property (``captureTargetProperty``); makers' bodies choose
@@ -93,6 +96,9 @@ public struct CameraModel: Hashable, Sendable {
     public var imageFormats: [ObjectFormatCode]?
     /// DeviceInfo EventsSupported.
     public var eventsSupported: [EventCode] = [.objectAdded, .storeFull, .captureComplete]
+    /// Whether a Nikon body names each shot it keeps in SDRAM with ObjectAddedInSdram (0xC101); one that does not
+    /// keeps the shot's objects, one after the other, at 0xFFFF0001 (`nikon-no-object-event`).
+    public var announcesSDRAMObjects = true
 
     /// The protocol variants the emulator speaks.
     public enum Personality: String, Hashable, Sendable {
@@ -203,7 +209,8 @@ public struct CameraModel: Hashable, Sendable {
 
     /// Every personality rawcap ships, by ``identifier``.
     public static let all: [CameraModel] = [
-        .generic, .genericWithoutExposureBias, .nikon, .canon, .sony, .sonyOutsidePCRemote, .fujifilm, .hostile,
+        .generic, .genericWithoutExposureBias, .nikon, .nikonWithoutObjectEvents, .canon, .sony, .sonyOutsidePCRemote,
+        .fujifilm, .hostile,
     ]
 
     /// The personality named `identifier` (case-insensitive).

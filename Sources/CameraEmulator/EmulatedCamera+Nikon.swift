@@ -24,6 +24,15 @@ struct NikonEmulatorState: Sendable {
         if events.count >= Self.maxQueuedEvents { events.removeFirst() }
         events.append(event)
     }
+
+    /// Frees the object at `handle`; with `movingUp`, each later object takes the handle before its own, so the
+    /// next one waits at 0xFFFF0001 (a body that never names its objects).
+    mutating func release(_ handle: UInt32, movingUp: Bool) {
+        guard sdram.removeValue(forKey: handle) != nil, movingUp else { return }
+        for later in sdram.keys.filter({ $0 > handle }).sorted() {
+            sdram[later - 1] = sdram.removeValue(forKey: later)
+        }
+    }
 }
 
 extension EmulatedCamera {
@@ -38,7 +47,9 @@ extension EmulatedCamera {
     /// - InitiateCapture (0x100E): the card, as InitiateCaptureRecInMedia with media 0.
     /// - DeviceReady (0x90C8): DeviceBusy while the shot develops, else OK.
     /// - GetEvent (0x90C7): the queued events (``NikonEventList``), then an empty list.
-    /// - GetObjectInfo, GetObject, GetPartialObject, GetThumb and DeleteObject on an SDRAM handle.
+    /// - GetObjectInfo, GetObject, GetPartialObject, GetThumb and DeleteObject on an SDRAM handle; on a body that does
+    ///   not announce its objects (``CameraModel/announcesSDRAMObjects``) only on 0xFFFF0001, where DeleteObject
+    ///   brings the shot's next object.
     func answerNikon(_ request: PTPRequest, dataOut: [UInt8]?) -> PTPResponderReply? {
         let p = request.parameters
         func parameter(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
@@ -60,7 +71,10 @@ extension EmulatedCamera {
             nikon.events.removeAll()
             return .dataset(list)
         case .getObjectInfo, .getObject, .getPartialObject, .getThumb, .deleteObject:
-            guard let object = nikon.sdram[parameter(0)] else { return nil }
+            let announces = model.announcesSDRAMObjects
+            guard announces || parameter(0) == NikonEmulatorState.firstSDRAMHandle,
+                let object = nikon.sdram[parameter(0)]
+            else { return nil }
             switch request.code {
             case .getObjectInfo:
                 return .dataset(object.info)
@@ -78,7 +92,7 @@ extension EmulatedCamera {
                     parameters: [UInt32(count)],
                     dataIn: SliceDataSource(base: PTPBytesSource(object.data), offset: offset, byteCount: count))
             default:
-                nikon.sdram[parameter(0)] = nil
+                nikon.release(parameter(0), movingUp: !announces)
                 return PTPResponderReply()
             }
         default:
@@ -148,7 +162,9 @@ extension EmulatedCamera {
         var handle = NikonEmulatorState.firstSDRAMHandle
         for (objectInfo, bytes) in objects {
             nikon.sdram[handle] = NikonEmulatorState.SDRAMObject(info: objectInfo, data: bytes, thumbnail: thumb?.bytes)
-            nikon.queue(.init(code: EventCode.Nikon.objectAddedInSdram, parameter: handle))
+            if model.announcesSDRAMObjects {
+                nikon.queue(.init(code: EventCode.Nikon.objectAddedInSdram, parameter: handle))
+            }
             handle += 1
         }
         nikon.queue(.init(code: EventCode.Nikon.captureCompleteRecInSdram, parameter: 0))

@@ -60,8 +60,10 @@ extension EmulatedCamera {
     /// Adds the personality's own properties to a new camera's table.
     static func addPersonalityProperties(_ model: CameraModel, to table: inout PropertyTable) {
         switch model.personality {
-        case .standard, .sony, .nikon, .canonEOS, .hostile:
+        case .standard, .nikon, .canonEOS, .hostile:
             return
+        case .sony:
+            addSonyProperties(to: &table)
         case .fujifilm:
             addFujifilmProperties(to: &table)
         }

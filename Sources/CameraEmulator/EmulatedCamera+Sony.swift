@@ -18,6 +18,30 @@ struct SonyState: Sendable {
 }
 
 extension EmulatedCamera {
+    /// FocusFound (0xD213) before the half press has focused, and once it has (libgphoto2 `ptp.h`: "signaled
+    /// (1->2) when focus was achieved"; `camera_sony_capture` ends its hold of the shutter on 2 or 3).
+    static let sonyFocusIdle: UInt8 = 1
+    static let sonyFocusAchieved: UInt8 = 2
+    /// FocusMode (0x500A) Manual: the half press does not focus.
+    static let sonyManualFocus: UInt16 = 1
+
+    /// The focus properties a Sony body reports among its own (libgphoto2 `camera_sony_capture` reads both, and
+    /// fails the capture when FocusMode is missing): FocusMode 0x500A (UINT16; Sony's values as Rocc
+    /// `FocusMode+SonyPTPPropValueConvertable.swift` lists them: 1 manual, 2 AF-S, 0x8004 AF-C, 0x8005 AF-A,
+    /// 0x8006 DMF; sohtamei/CrCmd `PTPDef.h` `DPC_FOCUS_MODE` 0x500A), starting at AF-S; FocusFound 0xD213 (UINT8,
+    /// read-only).
+    static func addSonyProperties(to table: inout PropertyTable) {
+        let modes: [UInt16] = [sonyManualFocus, 0x0002, 0x8004, 0x8005, 0x8006]
+        table.add(
+            DevicePropDesc(
+                propertyCode: .focusMode, dataType: .uint16, getSet: 1, factoryDefaultValue: .uint16(0x0002),
+                currentValue: .uint16(0x0002), form: .enumeration(modes.map(PTPValue.uint16))))
+        table.add(
+            DevicePropDesc(
+                propertyCode: DevicePropertyCode.Sony.focusFound, dataType: .uint8, getSet: 0,
+                factoryDefaultValue: .uint8(sonyFocusIdle), currentValue: .uint8(sonyFocusIdle)))
+    }
+
     /// The operations of a Sony body in PC Remote mode (libgphoto2 `ptp.c` `ptp_sony_sdioconnect`,
     /// `ptp_sony_get_vendorpropcodes`, `ptp_sony_getalldevicepropdesc`, `ptp_sony_setdevicecontrolvaluea/b`;
     /// `library.c` `camera_sony_capture`):
@@ -32,7 +56,8 @@ extension EmulatedCamera {
     ///   at 0x8000 + the shots waiting.
     /// - SetControlDeviceA (0x9205, parameter the property; data the value) sets a property, checked as
     ///   SetDevicePropValue is.
-    /// - SetControlDeviceB (0x9207, parameter 0xD2C1 or 0xD2C2; data UINT16 2 down / 1 up): S2 down releases the
+    /// - SetControlDeviceB (0x9207, parameter 0xD2C1 or 0xD2C2; data UINT16 2 down / 1 up): S1 down focuses at once
+    ///   (FocusFound 0xD213 becomes 2 unless FocusMode is manual; S1 up makes it 1 again); S2 down releases the
     ///   shutter; the shot develops into camera memory and joins the buffer.
     /// - GetObjectInfo and GetObject of 0xFFFFC001 read the oldest waiting shot; GetObject takes it out of the
     ///   buffer.
@@ -91,6 +116,13 @@ extension EmulatedCamera {
                     storage: Self.memoryStorageID.rawValue, format: 0, transactionID: request.transactionID)
                 guard reply.code == .ok else { return reply }
             }
+            if control == SonyControl.halfPress {
+                let focuses =
+                    value == Int(SonyControl.pressed)
+                    && properties.integer(.focusMode) != Int(Self.sonyManualFocus)
+                properties.setCurrent(
+                    DevicePropertyCode.Sony.focusFound, .uint8(focuses ? Self.sonyFocusAchieved : Self.sonyFocusIdle))
+            }
             sony.buttons[control] = UInt16(value)
             return PTPResponderReply()
         case .getObjectInfo where parameter(0) == SonyControl.capturedObjectHandle.rawValue:
@@ -129,11 +161,19 @@ extension EmulatedCamera {
                 factoryDefaultValue: description.factoryDefaultValue, currentValue: description.currentValue,
                 form: description.form)
         }
-        let waiting = PTPValue.uint16(SonyControl.pendingObjectsFlag + UInt16(clamping: sony.pending.count))
         descriptions.append(
             SonyDevicePropDesc(
                 propertyCode: SonyControl.pendingObjectsProperty, dataType: .uint16, getSet: 0, isEnabledFlag: 2,
-                factoryDefaultValue: .uint16(SonyControl.pendingObjectsFlag), currentValue: waiting))
+                factoryDefaultValue: .uint16(0), currentValue: .uint16(sonyObjectInMemory)))
         return SonyAllDevicePropData(descriptions)
+    }
+
+    /// ObjectInMemory (0xD215) as a body reports it: 0 with nothing in memory, 1 while a shot develops, 0x8000 plus
+    /// the number of shots waiting once they can be read. libgphoto2 `camera_sony_capture` ends its wait at 0x8000
+    /// or more and reads 0xFFFFC001 ("This variable also turns to 1, but downloading then will crash the
+    /// firmware"), so a body that reported 0x8000 with nothing waiting would send every capture to an empty handle.
+    var sonyObjectInMemory: UInt16 {
+        if !sony.pending.isEmpty { return SonyControl.pendingObjectsFlag + UInt16(clamping: sony.pending.count) }
+        return captureTask == nil ? 0 : 1
     }
 }

@@ -4,7 +4,8 @@ import PTP
 /// Nikon's capture into SDRAM: InitiateCaptureRecInSdram (0x90C0; InitiateCaptureRecInMedia 0x9207 with media
 /// "SDRAM" on bodies that list only that), DeviceReady (0x90C8) while the body answers DeviceBusy, then Nikon
 /// GetEvent (0x90C7) until ObjectAddedInSdram (0xC101) names each object, as libgphoto2 `library.c`
-/// `camera_nikon_capture` does. The steps come from ``PTP/NikonCaptureSequence``; this type performs them.
+/// `camera_nikon_capture` does. The steps come from ``PTP/NikonCaptureSequence``; this type performs them. A body
+/// that never names its objects has its shot read at 0xFFFF0001 once CaptureCompleteRecInSdram arrives.
 ///
 /// Before the first shot it makes sure the shot goes to SDRAM (RecordingMedia 0xD10B = 1, so the card is never
 /// written). Optional properties the body lacks (RecordingMedia, CompressionSetting, RawBitMode) are reported once
@@ -69,6 +70,10 @@ public struct NikonCaptureDriver: CaptureDriver {
                 }
                 step = sequence.next(after: .events(events))
             case .download(let handles):
+                if !sequence.objectsWereNamed {
+                    return try await downloadUnnamed(
+                        session: session, info: info, expecting: expecting, announce: announce)
+                }
                 var objects: [AnnouncedObject] = []
                 for handle in handles {
                     let object = AnnouncedObject(handle: handle, info: try await session.getObjectInfo(handle))
@@ -79,6 +84,43 @@ public struct NikonCaptureDriver: CaptureDriver {
             case .failed(let reason):
                 throw CaptureError(.captureTimeout, "Nikon capture: \(reason)")
             }
+        }
+    }
+
+    /// The shot of a body that never names its objects, read at 0xFFFF0001 (libgphoto2 `camera_nikon_capture`
+    /// falls back to that handle too). When the shot has more objects than one (RAW+JPEG), each is downloaded here and
+    /// then deleted so that the next moves up, as libgphoto2's burst loop does: nothing else reaches it. The objects
+    /// live in SDRAM, not on the card, and the body frees them at its next shot anyway; one that never moves up ends
+    /// the shot with what was read (InvalidObjectHandle after the delete).
+    private func downloadUnnamed(
+        session: PTPSession, info: DeviceInfo, expecting: Int?,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        let handle = NikonCaptureSequence.sdramHandle
+        var objects: [AnnouncedObject] = []
+        while true {
+            let objectInfo: ObjectInfo
+            do {
+                objectInfo = try await session.getObjectInfo(handle)
+            } catch let error as PTPError where error.response == .invalidObjectHandle && !objects.isEmpty {
+                let wanted = expecting ?? objects.count
+                logger.warning("Nikon: only \(objects.count) of the shot's \(wanted) objects came up at 0xFFFF0001")
+                return objects
+            }
+            guard let expecting, objects.count + 1 < expecting else {
+                // The last (or only) object: the runner downloads it, and it stays in SDRAM until the next shot.
+                let object = AnnouncedObject(handle: handle, info: objectInfo)
+                objects.append(object)
+                await announce(object)
+                return objects
+            }
+            let bytes = try await ObjectDownloader(operations: info.operationsSupported).download(
+                AnnouncedObject(handle: handle, info: objectInfo), session: session
+            ) { _ in }
+            let object = AnnouncedObject(handle: handle, info: objectInfo, data: bytes)
+            objects.append(object)
+            await announce(object)
+            try await session.deleteObject(handle)
         }
     }
 

@@ -5,7 +5,8 @@ import CameraEmulator
 struct EmulatorOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The camera personality: generic, generic-no-bias, sony, sony-no-pc-remote or fuji.", valueName: "name"))
+            "The camera personality: generic, generic-no-bias, nikon, nikon-no-object-event, canon, sony, sony-no-pc-remote, fuji or hostile.",
+            valueName: "name"))
     var model = "generic"
 
     @Option(help: ArgumentHelp("Sensor size in pixels (default: the model's, 6000x4000).", valueName: "WxH"))

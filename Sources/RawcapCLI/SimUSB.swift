@@ -34,7 +34,8 @@ extension RawcapCommand.Sim {
                 status = try await FakeUSBTestbed.withTestbed { testbed in
                     let device = try testbed.addCamera(
                         FakeUSBCamera.Configuration(
-                            vendorID: model.usbVendorID ?? 0x1209, manufacturer: model.manufacturer,
+                            vendorID: model.usbVendorID ?? 0x1209, productID: model.usbProductID ?? 0x0001,
+                            manufacturer: model.manufacturer,
                             product: model.model, serialNumber: model.serialNumber),
                         responder: camera)
                     device.start()

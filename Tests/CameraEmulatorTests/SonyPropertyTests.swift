@@ -26,7 +26,10 @@ import Testing
                 && info.properties.contains(SonyControl.pendingObjectsProperty))
         let all = try await session.sonyGetAllDevicePropData()
         #expect(all[.compressionSetting]?.currentValue == .uint8(0x10))
-        #expect(all[SonyControl.pendingObjectsProperty]?.currentValue == .uint16(0x8000))
+        // Nothing in memory reads 0, not 0x8000: libgphoto2 reads 0xFFFFC001 as soon as the value reaches 0x8000.
+        #expect(all[SonyControl.pendingObjectsProperty]?.currentValue == .uint16(0))
+        #expect(all[.focusMode]?.currentValue == .uint16(2), "AF-S: libgphoto2's capture needs FocusMode")
+        #expect(all[DevicePropertyCode.Sony.focusFound]?.currentValue == .uint8(1))
         #expect(all[SonyControl.pendingObjectsProperty]?.isSettable == false)
         await link.close()
     }
@@ -67,6 +70,23 @@ import Testing
         _ = try await session.getObject(SonyControl.capturedObjectHandle, into: PTPMemorySink())
         #expect(try await session.sonyPendingObjectCount() == 0)
         await #expect(throws: PTPError.self) { try await session.getObjectInfo(SonyControl.capturedObjectHandle) }
+        await link.close()
+    }
+
+    /// libgphoto2 `camera_sony_capture` holds S1 until FocusFound (0xD213) reads 2, unless FocusMode is manual.
+    @Test func theHalfPressFocusesUnlessFocusIsManual() async throws {
+        let (session, link) = try await Self.session()
+        _ = try await session.sonyConnect()
+        func focusFound() async throws -> PTPValue? {
+            try await session.sonyGetAllDevicePropData()[DevicePropertyCode.Sony.focusFound]?.currentValue
+        }
+        try await session.sonyPress(.init(control: SonyControl.halfPress, value: SonyControl.pressed))
+        #expect(try await focusFound() == .uint8(2))
+        try await session.sonyPress(.init(control: SonyControl.halfPress, value: SonyControl.released))
+        #expect(try await focusFound() == .uint8(1))
+        try await session.sonySetControlDeviceA(.focusMode, .uint16(1))
+        try await session.sonyPress(.init(control: SonyControl.halfPress, value: SonyControl.pressed))
+        #expect(try await focusFound() == .uint8(1))
         await link.close()
     }
 }

@@ -167,5 +167,60 @@ final class RenderedFrames: @unchecked Sendable {
         let step = sequence.next(
             after: .events([.init(code: EventCode.Nikon.captureCompleteRecInSdram, parameter: 0)]))
         #expect(step == .download([NikonCaptureSequence.sdramHandle]))
+        #expect(!sequence.objectsWereNamed)
+        // Handle 0 names nothing either; a real handle does.
+        var zero = NikonCaptureSequence()
+        _ = zero.next(after: .accepted)
+        _ = zero.next(after: .accepted)
+        _ = zero.next(after: .events([.init(code: EventCode.Nikon.objectAddedInSdram, parameter: 0)]))
+        #expect(zero.objectHandles == [NikonCaptureSequence.sdramHandle] && !zero.objectsWereNamed)
+        var named = NikonCaptureSequence()
+        _ = named.next(after: .accepted)
+        _ = named.next(after: .accepted)
+        _ = named.next(after: .events([.init(code: EventCode.Nikon.objectAddedInSdram, parameter: 0xFFFF_0001)]))
+        #expect(named.objectsWereNamed)
+    }
+
+    /// The production driver against `nikon-no-object-event` (no ObjectAddedInSdram, only
+    /// CaptureCompleteRecInSdram): each shot is read at 0xFFFF0001 and nothing is deleted from a RAW shot.
+    @Test(arguments: [CaptureRig.Reach.usb, .ptpipInMemory, .ptpipLoopback])
+    func aBodyThatNeverNamesItsShotIsReadAtFFFF0001(reach: CaptureRig.Reach) async throws {
+        let frames = RenderedFrames()
+        let rig = try await CaptureRig(
+            width: 160, height: 120, model: .nikonWithoutObjectEvents, reach: reach,
+            renderedFrameHandler: frames.append)
+        defer { Task { await rig.close() } }
+        let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2))
+        #expect(summary.files.count == 2)
+        for (file, rendered) in zip(summary.files, frames.all) {
+            let frame = try #require(try RawDecoder.decode(contentsOf: file.path).frame)
+            #expect(frame.metadata.model == "D850")
+            #expect(frame.samples == Self.activeSamples(rendered), "each DNG is its own shot")
+        }
+        let announced = rig.journal.filter { $0.event == "object-announced" }
+        #expect(announced.map(\.cameraFile) == ["DSC_0001.NEF", "DSC_0002.NEF"])
+        #expect(announced.map(\.handle) == [0xFFFF_0001, 0xFFFF_0001])
+        let codes = await rig.camera.transcript.map(\.code)
+        #expect(!codes.contains(.deleteObject), "a RAW shot stays in SDRAM until the next one")
+    }
+
+    /// RAW+JPEG on a body that never names its shot: the NEF is read at 0xFFFF0001 and deleted, the JPEG moves up
+    /// and is read there too, and the pair ends up side by side.
+    @Test func rawPlusJPEGFromABodyThatNeverNamesItsShotReadsBothAtFFFF0001() async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, model: .nikonWithoutObjectEvents)
+        defer { Task { await rig.close() } }
+        let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2, keepJPEG: true))
+        #expect(summary.files.count == 4)
+        let files = try rig.files()
+        let stems = Set(files.map { String($0.split(separator: ".")[0]) })
+        #expect(stems.count == 2, "\(files)")
+        for stem in stems {
+            #expect(files.contains(stem + ".dng") && files.contains(stem + ".jpg"), "\(stem) paired: \(files)")
+        }
+        let announced = rig.journal.filter { $0.event == "object-announced" }
+        #expect(announced.map(\.cameraFile) == ["DSC_0001.NEF", "DSC_0001.JPG", "DSC_0002.NEF", "DSC_0002.JPG"])
+        #expect(Set(announced.map(\.handle)) == [0xFFFF_0001])
+        let deletes = await rig.camera.transcript.filter { $0.code == .deleteObject }.map(\.parameters.first)
+        #expect(deletes == [0xFFFF_0001, 0xFFFF_0001], "one NEF freed per shot, so that its JPEG moves up")
     }
 }

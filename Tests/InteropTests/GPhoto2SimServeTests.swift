@@ -101,4 +101,27 @@ import Testing
         let jpeg = try #require(card.files["RCAP0001.JPG"]).bytes
         #expect(jpeg.prefix(2) == [0xFF, 0xD8] && jpeg.suffix(2) == [0xFF, 0xD9])
     }
+
+    /// The Sony personality over standard PTP/IP: libgphoto2 has no Sony Wi-Fi model, so it is the generic "PTP/IP
+    /// Camera" whose VendorExtensionID (0x11) sends it down the same Sony path as on USB: the SDIO handshake,
+    /// quality through Sony's property operations, S1/S2 and 0xFFFFC001 for both files of a RAW+JPEG shot.
+    @Test func sonyOverPTPIPSummaryQualityAndRAWPlusJPEGCapture() async throws {
+        let folder = try TemporaryDirectory("gphoto2-sim-sony")
+        let server = try await SimServeProcess.start(["--model", "sony", "--sensor", "640x480"])
+        let summary = try await GPhoto2.run(port: server.port, ["--summary"], in: folder.url)
+        let setQuality = try await GPhoto2.run(
+            port: server.port, ["--set-config", "imagequality=RAW+JPEG (Fine)"], in: folder.url)
+        let capture = try await GPhoto2.run(port: server.port, ["--capture-image-and-download"], in: folder.url)
+        let stopped = await server.stop()
+        #expect(summary.status == 0, "\(summary.output)\n\(summary.errorOutput)")
+        #expect(summary.output.contains("Model: ILCE-7M3"), "\(summary.output)")
+        #expect(summary.output.contains("Sony Capture"), "\(summary.output)")
+        #expect(setQuality.status == 0, "\(setQuality.output)\n\(setQuality.errorOutput)")
+        #expect(capture.status == 0, "\(capture.output)\n\(capture.errorOutput)")
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        #expect(try folder.contents().filter { $0.hasPrefix("capt") }.sorted() == ["capt0000.arw", "capt0001.jpg"])
+        #expect(try DownloadedRawFile.isJPEG("capt0001.jpg", in: folder))
+        let camera = try await DownloadedRawFile.camera("capt0000.arw", in: folder)
+        #expect(camera.make == "Sony" && camera.model == "ILCE-7M3", "\(camera)")
+    }
 }

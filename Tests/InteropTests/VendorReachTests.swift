@@ -87,6 +87,45 @@ import Testing
         #expect(try folder.contents().filter { $0.hasSuffix(".jpg") }.count == 2)
     }
 
+    /// `nikon-no-object-event`, a D850 that never names its shot (no ObjectAddedInSdram): rawcap reads each shot at
+    /// 0xFFFF0001, in process and over PTP/IP from `rawcap sim serve`; RAW+JPEG pairs come out whole.
+    @Test func aNikonThatNeverNamesItsShotShootsInProcessAndOverPTPIP() async throws {
+        let rawcap = try RawcapBinary.path()
+        let inProcess = try TemporaryDirectory("nikon-no-event-cli")
+        let local = try await Subprocess.runDetached(
+            rawcap,
+            [
+                "shoot", "--camera", "sim", "--model", "nikon-no-object-event", "--sim-sensor", "160x120", "--count",
+                "2", "--keep-jpeg", "-o", inProcess.url.path,
+            ])
+        #expect(local.status == 0, "\(local.errorOutput)")
+
+        let server = try await SimServeProcess.start(["--model", "nikon-no-object-event", "--sensor", "160x120"])
+        #expect(server.listeningLine["camera"] as? String == "D850")
+        let network = try TemporaryDirectory("nikon-no-event-ptpip")
+        let remote = try await Subprocess.runDetached(
+            rawcap,
+            [
+                "shoot", "--camera", "ptpip:127.0.0.1:\(server.port)", "--count", "2", "--keep-jpeg", "-o",
+                network.url.path,
+            ])
+        let stopped = await server.stop()
+        #expect(remote.status == 0, "\(remote.errorOutput)")
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+
+        for folder in [inProcess, network] {
+            let frames = try Self.dngs(in: folder)
+            #expect(frames.count == 2)
+            for frame in frames { #expect(frame.metadata.make == "Nikon" && frame.metadata.model == "D850") }
+            #expect(try folder.contents().filter { $0.hasSuffix(".jpg") }.count == 2)
+            let journal = try String(contentsOf: folder.file("rawcap-journal.jsonl"), encoding: .utf8)
+            #expect(journal.contains("driver nikon, profile nikon"), "\(journal)")
+            let handles = journal.split(separator: "\n").filter { $0.contains("\"object-announced\"") }
+                .map { $0.contains("\"handle\":4294901761") }
+            #expect(handles == [true, true, true, true], "every object read at 0xFFFF0001: \(journal)")
+        }
+    }
+
     /// Both personalities on the fake USB bus (libusb through umockdev), chosen by their USB vendor ID: rawcap's
     /// own client shoots them as it would a camera on a cable.
     @Test(arguments: [("sony", "ILCE-7M3", "sony"), ("fuji", "X-T2", "fujifilm")])

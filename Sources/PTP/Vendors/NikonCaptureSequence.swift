@@ -89,6 +89,7 @@ public struct NikonCaptureSequence: Hashable, Sendable {
     private var emptyPollsSinceObject = 0
     private var handles: [ObjectHandle] = []
     private var captureComplete = false
+    private var named = false
 
     /// Creates the sequence; start with ``firstStep``.
     public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
@@ -98,6 +99,11 @@ public struct NikonCaptureSequence: Hashable, Sendable {
 
     /// The handles found so far.
     public var objectHandles: [ObjectHandle] { handles }
+
+    /// Whether an event named an object by its handle. When none did (the body sends no ObjectAddedInSdram, or
+    /// sends it with handle 0), the shot waits at ``sdramHandle``, one object after the other: a RAW+JPEG shot's
+    /// JPEG moves up once the NEF there is deleted (libgphoto2's burst loop reads them so).
+    public var objectsWereNamed: Bool { named }
 
     /// Advances after the driver reports what the last step did.
     public mutating func next(after outcome: Outcome) -> Step {
@@ -140,6 +146,7 @@ public struct NikonCaptureSequence: Hashable, Sendable {
             switch event.code {
             case EventCode.Nikon.objectAddedInSdram, .objectAdded:
                 let handle = event.parameter == 0 ? Self.sdramHandle : ObjectHandle(rawValue: event.parameter)
+                if event.parameter != 0 { named = true }
                 if !handles.contains(handle) { handles.append(handle) }
                 added = true
             case EventCode.Nikon.captureCompleteRecInSdram, .captureComplete:
