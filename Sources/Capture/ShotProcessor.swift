@@ -239,7 +239,7 @@ public struct ShotProcessor: Sendable {
         let digest = try MessageDigest.hashFile(.sha256, at: target)
         let kind = format.product == .tiff ? "tiff" : "dng"
         try record(
-            path: target, size: size ?? 0, sha256: MessageDigest.hex(digest), kind: kind, formatName: formatName,
+            path: target, size: size, sha256: MessageDigest.hex(digest), kind: kind, formatName: formatName,
             object: raw.object, exposure: Self.exposure(metadata))
         if savesJPEG, let jpeg = shot.jpeg {
             let path = try store.write(jpeg.bytes, name: stem + ".jpg")
