@@ -33,6 +33,8 @@ public final class DownloadFile: PTPDataSink, Sendable {
         let file: OutputFile
         /// Bytes handed to the digest queue.
         var handedOver = 0
+        /// A failed write's error: the file is gone, and ``commit()`` throws it.
+        var writeFailure: DNGError?
         var committed = false
     }
 
@@ -109,6 +111,7 @@ public final class DownloadFile: PTPDataSink, Sendable {
                 return state.handedOver
             }
         } catch let error as DNGError {
+            state.withLock { $0.writeFailure = error }
             discard()
             throw error
         }
@@ -122,12 +125,13 @@ public final class DownloadFile: PTPDataSink, Sendable {
     /// pool (the pull's save queue).
     ///
     /// - Returns: the file's size and its SHA-256 in lowercase hex.
-    /// - Throws: ``DNG/DNGError`` when the file cannot be read back or made durable; the temporary file is gone
-    ///   then.
+    /// - Throws: ``DNG/DNGError`` when a write failed or the file cannot be read back or made durable; the
+    ///   temporary file is gone then.
     public func commit() throws -> (byteCount: Int, sha256: String) {
-        let total = state.withLock { state in
+        let total = try state.withLock { state throws(DNGError) in
             precondition(!state.committed, "DownloadFile.commit() called twice")
             state.committed = true
+            if let failure = state.writeFailure { throw failure }
             return state.allowance.received
         }
         let digest = digestQueue.sync { () -> Result<[UInt8], DNGError> in
