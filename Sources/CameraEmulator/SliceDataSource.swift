@@ -9,4 +9,9 @@ struct SliceDataSource: PTPDataSource {
     func read(at position: UInt64, maxByteCount: Int) async throws -> [UInt8] {
         try await base.read(at: offset + position, maxByteCount: Int(min(UInt64(maxByteCount), byteCount - position)))
     }
+
+    func bytesInMemory(at position: UInt64, maxByteCount: Int) -> ArraySlice<UInt8>? {
+        base.bytesInMemory(
+            at: offset + position, maxByteCount: Int(min(UInt64(maxByteCount), byteCount - position)))
+    }
 }

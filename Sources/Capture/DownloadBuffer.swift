@@ -32,27 +32,19 @@ public actor DownloadBuffer: PTPDataSink {
 
     /// The bytes received.
     public private(set) var bytes: [UInt8] = []
-    private let limit: Int
+    private var allowance: DownloadAllowance
     private let progress: @Sendable (Int) -> Void
-    private let floor: RateFloor?
-    private let start = ContinuousClock.now
 
     /// Creates a buffer for an object of at most `limit` bytes, optionally with a rate floor.
     public init(limit: Int, floor: RateFloor? = nil, progress: @escaping @Sendable (Int) -> Void = { _ in }) {
-        self.limit = limit
-        self.floor = floor
+        allowance = DownloadAllowance(limit: limit, floor: floor)
         self.progress = progress
     }
 
     /// Reserves the announced size (up to ``maxReservation``), or throws when it is over the limit.
     public func dataPhaseWillStart(byteCount: UInt64?) async throws {
-        if let byteCount {
-            guard byteCount <= UInt64(limit) else {
-                throw CaptureError(
-                    .badObject, "the camera announced \(byteCount) bytes for an object of at most \(limit)")
-            }
-            bytes.reserveCapacity(min(Int(byteCount), Self.maxReservation))
-        }
+        try allowance.checkAnnounced(byteCount)
+        if let byteCount { bytes.reserveCapacity(min(Int(byteCount), Self.maxReservation)) }
     }
 
     /// Appends a chunk.
@@ -60,26 +52,61 @@ public actor DownloadBuffer: PTPDataSink {
     /// - Throws: ``CaptureError/Code-swift.struct/badObject`` past the limit,
     ///   ``CaptureError/Code-swift.struct/downloadStalled`` below the rate floor.
     public func write(_ chunk: ArraySlice<UInt8>) async throws {
-        guard chunk.count <= limit - bytes.count else {
-            throw CaptureError(.badObject, "the camera sent more than the object's \(limit) bytes")
-        }
+        try allowance.add(chunk.count)
         bytes.append(contentsOf: chunk)
         progress(chunk.count)
-        if let floor {
-            let elapsed = ContinuousClock.now - start
-            let due = (elapsed - floor.grace) / .seconds(1) * Double(floor.bytesPerSecond)
-            if elapsed > floor.grace, Double(bytes.count) < due, bytes.count < limit {
-                throw CaptureError(
-                    .downloadStalled,
-                    "the camera sent \(bytes.count) bytes in \(Int(elapsed / .seconds(1))) s, slower than "
-                        + "\(floor.bytesPerSecond / 1024) KiB/s; giving up")
-            }
-        }
+        try allowance.checkRate()
     }
 
     /// Hands the bytes over and empties the buffer.
     public func take() -> [UInt8] {
         defer { bytes = [] }
         return bytes
+    }
+}
+
+/// The rules every download sink applies (``DownloadBuffer``, ``DownloadFile``): no more than the object's limit,
+/// announced or sent, and no slower than the rate floor once its grace is over.
+struct DownloadAllowance: Sendable {
+    /// The most bytes accepted.
+    let limit: Int
+    /// The slowest average rate accepted, if any.
+    let floor: DownloadBuffer.RateFloor?
+    /// When the download started.
+    let start = ContinuousClock.now
+    /// Bytes accepted so far.
+    private(set) var received = 0
+
+    init(limit: Int, floor: DownloadBuffer.RateFloor?) {
+        self.limit = limit
+        self.floor = floor
+    }
+
+    /// Throws when the announced size is over the limit.
+    func checkAnnounced(_ byteCount: UInt64?) throws {
+        if let byteCount, byteCount > UInt64(limit) {
+            throw CaptureError(.badObject, "the camera announced \(byteCount) bytes for an object of at most \(limit)")
+        }
+    }
+
+    /// Counts `count` more bytes, or throws when they would pass the limit (nothing is counted then).
+    mutating func add(_ count: Int) throws {
+        guard count <= limit - received else {
+            throw CaptureError(.badObject, "the camera sent more than the object's \(limit) bytes")
+        }
+        received += count
+    }
+
+    /// Throws when the bytes so far came slower than the floor allows, once its grace is over.
+    func checkRate() throws {
+        guard let floor else { return }
+        let elapsed = ContinuousClock.now - start
+        let due = (elapsed - floor.grace) / .seconds(1) * Double(floor.bytesPerSecond)
+        if elapsed > floor.grace, Double(received) < due, received < limit {
+            throw CaptureError(
+                .downloadStalled,
+                "the camera sent \(received) bytes in \(Int(elapsed / .seconds(1))) s, slower than "
+                    + "\(floor.bytesPerSecond / 1024) KiB/s; giving up")
+        }
     }
 }

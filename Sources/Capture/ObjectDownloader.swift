@@ -22,29 +22,65 @@ public struct ObjectDownloader: Sendable {
     public func download(
         _ object: AnnouncedObject, session: PTPSession, progress: @escaping @Sendable (Int) -> Void
     ) async throws -> [UInt8] {
+        let limit = try Self.limit(object)
+        let buffer = DownloadBuffer(limit: limit, floor: await Self.floor(session), progress: progress)
+        try await fetch(object, session: session, into: buffer)
+        let bytes = await buffer.take()
+        try Self.checkSize(object, received: bytes.count)
+        return bytes
+    }
+
+    /// Downloads `object` straight into a new file at `path` (``DownloadFile``), for the caller to commit; on any
+    /// failure the temporary file is removed before this throws.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/badObject`` when the camera sends another size than it
+    ///   announced, ``DNG/DNGError`` when the file cannot be created or written, or what the session throws.
+    public func download(
+        _ object: AnnouncedObject, session: PTPSession, toFileAt path: String,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> DownloadFile {
+        let limit = try Self.limit(object)
+        let file = try DownloadFile(
+            creatingAt: path, limit: limit, floor: await Self.floor(session), progress: progress)
+        do {
+            try await fetch(object, session: session, into: file)
+            try Self.checkSize(object, received: file.byteCount)
+        } catch {
+            file.discard()
+            throw error
+        }
+        return file
+    }
+
+    /// The most bytes `object` may have: its announced size, which must be within ``maxObjectByteCount``.
+    private static func limit(_ object: AnnouncedObject) throws -> Int {
         let announced = object.info.byteCount
-        if let announced, announced > UInt64(Self.maxObjectByteCount) {
+        if let announced, announced > UInt64(maxObjectByteCount) {
             throw CaptureError(
                 .badObject,
-                "\(object.info.filename) is \(announced) bytes, more than rawcap downloads (\(Self.maxObjectByteCount))"
-            )
+                "\(object.info.filename) is \(announced) bytes, more than rawcap downloads (\(maxObjectByteCount))")
         }
-        // A camera that trickles bytes just often enough never trips the session's per-read timeout: the floor
-        // stops it once the timeout's worth of grace is over.
-        let grace = max(await session.configuration.timeout * 2, .seconds(2))
-        let buffer = DownloadBuffer(
-            limit: Int(announced ?? UInt64(Self.maxObjectByteCount)), floor: .standard(grace: grace),
-            progress: progress)
-        if usesPartialObject, let announced, announced > 0 {
-            try await session.downloadObject(object.handle, byteCount: announced, into: buffer)
+        return Int(announced ?? UInt64(maxObjectByteCount))
+    }
+
+    /// A camera that trickles bytes just often enough never trips the session's per-read timeout: the floor
+    /// stops it once the timeout's worth of grace is over.
+    private static func floor(_ session: PTPSession) async -> DownloadBuffer.RateFloor {
+        .standard(grace: max(await session.configuration.timeout * 2, .seconds(2)))
+    }
+
+    private func fetch(_ object: AnnouncedObject, session: PTPSession, into sink: any PTPDataSink) async throws {
+        if usesPartialObject, let announced = object.info.byteCount, announced > 0 {
+            try await session.downloadObject(object.handle, byteCount: announced, into: sink)
         } else {
-            try await session.getObject(object.handle, into: buffer)
+            try await session.getObject(object.handle, into: sink)
         }
-        let bytes = await buffer.take()
-        if let announced, UInt64(bytes.count) != announced {
+    }
+
+    private static func checkSize(_ object: AnnouncedObject, received: Int) throws {
+        if let announced = object.info.byteCount, UInt64(received) != announced {
             throw CaptureError(
-                .badObject, "\(object.info.filename): the camera sent \(bytes.count) of \(announced) bytes")
+                .badObject, "\(object.info.filename): the camera sent \(received) of \(announced) bytes")
         }
-        return bytes
     }
 }

@@ -120,11 +120,14 @@ public struct Puller: Sendable {
         let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
         var saved: [SavedFile] = []
         var done: Set<ObjectHandle> = []
-        // Saving (writing, fsync, converting to DNG, the journal) runs on a thread of its own while the next object
-        // downloads; one save at a time, so files and journal entries keep their order. With --delete-after each
-        // object is saved before it is deleted.
+        // Saving (fsync and rename, converting to DNG and writing, the journal) runs on a thread of its own while
+        // the next object downloads; one save at a time, so files and journal entries keep their order. Originals
+        // are written into their temporary files as they download (DownloadFile), so their save is the commit.
+        // With --delete-after each object is saved before it is deleted.
         let saveQueue = DispatchQueue(label: "rawcap.pull.save")
         var inFlight: BackgroundSave?
+        // An original downloaded into its temporary file whose save has not started (the previous save failed).
+        var unsaved: (file: DownloadFile, stem: String, ext: String)?
         do {
             for (index, object) in chosen.enumerated() where !done.contains(object.handle) {
                 if stop.isRequested {
@@ -142,9 +145,23 @@ public struct Puller: Sendable {
                 let save: @Sendable () throws -> [SavedFile]
                 var twin: CardObject?
                 if original || !object.isRaw {
-                    let bytes = try await downloader.download(announced, session: session, progress: progress)
+                    // Streamed into its temporary file as it arrives; the save below commits it.
+                    let ext = object.originalExtension
+                    let stem = store.reserveStem(object.stem, extensions: [ext])
+                    let file: DownloadFile
+                    do {
+                        file = try await downloader.download(
+                            announced, session: session, toFileAt: store.path(stem + "." + ext), progress: progress)
+                    } catch {
+                        store.release(stem, extensions: [ext])
+                        throw error
+                    }
+                    unsaved = (file, stem, ext)
                     save = { [self] in
-                        [try saveOriginal(bytes, object: object, frame: index + 1, camera: camera, serial: serial)]
+                        defer { store.release(stem, extensions: [ext]) }
+                        return [
+                            try saveOriginal(file, object: object, frame: index + 1, camera: camera, serial: serial)
+                        ]
                     }
                 } else {
                     // A raw object: its JPEG twin (same camera stem), when selected too, becomes the preview and is
@@ -171,6 +188,7 @@ public struct Puller: Sendable {
                 }
                 if let job = inFlight { saved += try await job.value() }
                 inFlight = BackgroundSave(queue: saveQueue, save)
+                unsaved = nil
                 done.insert(object.handle)
                 if let twin { done.insert(twin.handle) }
                 if deleteAfter, let job = inFlight {
@@ -186,6 +204,10 @@ public struct Puller: Sendable {
             // A failed download (or Ctrl-C) while a file is being saved: let that save finish, so no temporary file
             // is left half-written when the process exits.
             if let job = inFlight { _ = try? await job.value() }
+            if let unsaved {
+                unsaved.file.discard()
+                store.release(unsaved.stem, extensions: [unsaved.ext])
+            }
             throw error
         }
         var end = JournalEntry(JournalEntry.Event.runFinished)
@@ -195,20 +217,17 @@ public struct Puller: Sendable {
         return saved
     }
 
-    /// Writes an object as the camera sent it (`--original`, or a JPEG) and journals it.
-    private func saveOriginal(_ bytes: [UInt8], object: CardObject, frame: Int, camera: String, serial: String) throws
-        -> SavedFile
+    /// Publishes an object downloaded as the camera sent it (`--original`, or a JPEG) and journals it.
+    private func saveOriginal(_ file: DownloadFile, object: CardObject, frame: Int, camera: String, serial: String)
+        throws -> SavedFile
     {
-        let stem = store.reserveStem(object.stem, extensions: [object.originalExtension])
-        defer { store.release(stem, extensions: [object.originalExtension]) }
-        let path = try store.write(bytes, name: stem + "." + object.originalExtension)
-        let file = SavedFile(
-            path: path, size: bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, bytes)),
-            camera: camera, serial: serial, format: object.isJPEG ? "jpeg" : "original", frame: frame,
-            bracket: nil, handle: object.handle.rawValue, cameraFile: object.info.filename, exposure: nil,
-            timings: nil)
-        try written(file, object: object, kind: object.isJPEG ? "jpeg" : "original")
-        return file
+        let (size, sha256) = try file.commit()
+        let saved = SavedFile(
+            path: file.path, size: size, sha256: sha256, camera: camera, serial: serial,
+            format: object.isJPEG ? "jpeg" : "original", frame: frame, bracket: nil, handle: object.handle.rawValue,
+            cameraFile: object.info.filename, exposure: nil, timings: nil)
+        try written(saved, object: object, kind: object.isJPEG ? "jpeg" : "original")
+        return saved
     }
 
     private func written(_ file: SavedFile, object: CardObject, kind: String) throws {

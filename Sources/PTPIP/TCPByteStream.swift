@@ -174,26 +174,30 @@ public final class TCPByteStream: ByteStream, Sendable, CustomStringConvertible 
         }
     }
 
-    /// One non-blocking `recv`; `nil` when nothing is there yet.
+    /// One non-blocking `recv` into a new array (not zero-filled first: `recv` writes what it returns); `nil` when
+    /// nothing is there yet.
     private static func receiveSome(_ descriptor: Int32, capacity: Int, _ what: String) throws(ByteStreamError)
         -> [UInt8]?
     {
-        var buffer = [UInt8](repeating: 0, count: capacity)
         while true {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                recv(descriptor, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
+            var failure: Int32 = 0
+            var closed = false
+            let buffer = [UInt8](unsafeUninitializedCapacity: capacity) { raw, initialized in
+                let count = recv(descriptor, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
+                if count < 0 { failure = errno }
+                closed = count == 0
+                initialized = max(0, count)
             }
-            if count > 0 {
-                // Do not keep a large, mostly empty buffer alive behind a small packet.
-                if count < capacity / 2 { return Array(buffer[0..<count]) }
-                buffer.removeLast(capacity - count)
-                return buffer
+            if !buffer.isEmpty {
+                // Do not keep a large, mostly empty buffer alive behind a small packet (a copy; `Array(buffer[...])`
+                // would keep the whole allocation).
+                return buffer.count < capacity / 2 ? buffer.withUnsafeBufferPointer { Array($0) } : buffer
             }
-            if count == 0 { throw ByteStreamError(.closed, "\(what): the peer closed the connection") }
-            switch errno {
+            if closed { throw ByteStreamError(.closed, "\(what): the peer closed the connection") }
+            switch failure {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return nil
-            default: throw Socket.streamError(SocketError.current(what))
+            default: throw Socket.streamError(SocketError(.init(rawValue: failure), what))
             }
         }
     }

@@ -1,5 +1,6 @@
 import CameraEmulator
 import Capture
+import DNG
 import Foundation
 import PTP
 import RawDecoders
@@ -56,5 +57,37 @@ import Testing
         await #expect(throws: CaptureError(.invalidPlan)) {
             _ = try await puller.pull(.handles([0xDEAD]), original: false, deleteAfter: false)
         }
+    }
+
+    /// Issue 7: originals stream into their files as they download (no copy of the object in memory). Each file
+    /// holds the camera's bytes with the SHA-256 its record gives; a download cut in the middle leaves the files
+    /// saved before it whole and no temporary file.
+    @Test(arguments: [CaptureRig.Reach.usb, .ptpipInMemory])
+    func issue7_originalsStreamToDiskAndACutDownloadLeavesNoTemporary(reach: CaptureRig.Reach) async throws {
+        // 256×192 at 16 bits: about 100 kB per raw file; the link breaks inside the second object's download.
+        let rig = try await CaptureRig(
+            width: 256, height: 192, faults: [try EmulatorFault(parsing: "disconnect-after=160000")], reach: reach)
+        defer { Task { await rig.close() } }
+        for _ in 0..<3 {
+            try await rig.session.initiateCapture()
+            await rig.camera.waitForCapture()
+        }
+        let puller = Puller(
+            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
+            logger: .init(label: "t"))
+        let objects = try await puller.list()
+        #expect(objects.count == 3)
+        await #expect(throws: TransportError(.disconnected)) {
+            _ = try await puller.pull(.all, original: true, deleteAfter: false)
+        }
+        let files = try rig.files()
+        #expect(files.count == 1, "\(files)")
+        #expect(!files.contains { $0.hasPrefix(".") }, "a temporary file was left: \(files)")
+        let written = rig.journal.filter { $0.event == "file-written" }
+        #expect(written.count == 1)
+        let path = rig.store.path(try #require(files.first))
+        #expect(written.first?.sha256 == MessageDigest.hex(try MessageDigest.hashFile(.sha256, at: path)))
+        #expect(written.first?.size == objects.first?.info.byteCount)
+        #expect(try RawDecoder.decode(contentsOf: path).frame != nil)
     }
 }

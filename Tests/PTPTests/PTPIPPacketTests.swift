@@ -184,4 +184,109 @@ import WireFormat
         #expect(packet.ptpipEncoded != bytes)
         #expect(try PTPIPPacket(ptpipEncoded: packet.ptpipEncoded) == packet)
     }
+
+    // MARK: Streaming decode (issue 7: downloads at loopback speed)
+
+    /// A data phase and the packets around it, as a camera sends them.
+    static let streamPackets: [PTPIPPacket] = [
+        .operationResponse(code: .ok, transactionID: 1, parameters: []),
+        .startData(transactionID: 2, totalLength: 70_003),
+        .data(transactionID: 2, payload: (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }),
+        .data(transactionID: 2, payload: []),
+        .endData(transactionID: 2, payload: [0xA1, 0xA2, 0xA3]),
+        .operationResponse(code: .ok, transactionID: 2, parameters: [70_003]),
+        .endData(transactionID: 3, payload: []),
+    ]
+
+    /// Feeds `stream` `step` bytes at a time to ``PTPIPFrameDecoder/decodeStreaming()`` and puts the payload pieces
+    /// back together into packets, checking each piece's place in its packet.
+    static func decodeStreaming(_ stream: [UInt8], step: Int) throws -> [PTPIPPacket] {
+        var decoder = PTPIPFrameDecoder()
+        var packets: [PTPIPPacket] = []
+        var payload: [UInt8] = []
+        var start = 0
+        while start < stream.count {
+            let end = min(stream.count, start + step)
+            decoder.append(Array(stream[start..<end]))
+            start = end
+            while let frame = try decoder.decodeStreaming() {
+                switch frame {
+                case .packet(let packet):
+                    #expect(payload.isEmpty, "a packet in the middle of a payload")
+                    packets.append(packet)
+                case .payload(let piece):
+                    #expect(piece.offset == payload.count, "piece at \(piece.offset), expected \(payload.count)")
+                    #expect(piece.isFirst || !piece.bytes.isEmpty, "an empty piece after the first")
+                    payload += piece.bytes
+                    if piece.isLast {
+                        packets.append(
+                            piece.type == .data
+                                ? .data(transactionID: piece.transactionID, payload: payload)
+                                : .endData(transactionID: piece.transactionID, payload: payload))
+                        payload = []
+                    }
+                }
+            }
+        }
+        #expect(decoder.bufferedByteCount == 0)
+        return packets
+    }
+
+    @Test(arguments: [1, 5, 8, 11, 12, 13, 4093, 65_548, 1 << 20])
+    func streamingDecodeHandsOutPayloadsAsTheyArrive(step: Int) throws {
+        let stream = Self.streamPackets.flatMap(\.ptpipEncoded)
+        #expect(try Self.decodeStreaming(stream, step: step) == Self.streamPackets)
+    }
+
+    /// Pieces are slices of the received arrays: a packet that arrives in one receive is one piece.
+    @Test func streamingDecodeDoesNotSplitWhatArrivedTogether() throws {
+        var decoder = PTPIPFrameDecoder()
+        decoder.append(PTPIPPacket.data(transactionID: 9, payload: Array(repeating: 1, count: 1000)).ptpipEncoded)
+        let frame = try #require(try decoder.decodeStreaming())
+        guard case .payload(let piece) = frame else {
+            Issue.record("expected a payload piece, got \(frame)")
+            return
+        }
+        #expect(piece.isFirst && piece.isLast && piece.bytes.count == 1000 && piece.transactionID == 9)
+        #expect(try decoder.decodeStreaming() == nil)
+    }
+
+    /// The camera is untrusted: a data header is checked when its 8 bytes are there, before any payload, and a
+    /// legal but huge length is handed on as a number, not buffered.
+    @Test func streamingDecodeChecksDataHeadersBeforeTheirPayload() throws {
+        var oversized = PTPIPFrameDecoder()
+        oversized.append(hexBytes("01 00 00 04  0a 00 00 00"))  // a 64 MiB + 1 Data packet
+        #expect(throws: WireError(.limitExceeded)) { try oversized.decodeStreaming() }
+        var control = PTPIPFrameDecoder()
+        control.append(hexBytes("01 00 01 00  07 00 00 00"))  // a 64 KiB + 1 Operation Response
+        #expect(throws: WireError(.limitExceeded)) { try control.decodeStreaming() }
+        // Too short for its transaction ID: the same error as the whole-packet decoder's.
+        var short = PTPIPFrameDecoder()
+        short.append(hexBytes("0a 00 00 00  0a 00 00 00  07 00"))
+        #expect(throws: WireError(.truncated)) { try short.decodeStreaming() }
+        var whole = PTPIPFrameDecoder()
+        whole.append(hexBytes("0a 00 00 00  0a 00 00 00  07 00"))
+        #expect(throws: WireError(.truncated)) { try whole.decode() }
+        // Exactly 64 MiB, with only the header and transaction ID there: the first piece says so, with no bytes.
+        var huge = PTPIPFrameDecoder()
+        huge.append(hexBytes("00 00 00 04  0c 00 00 00  05 00 00 00  ee"))
+        let frame = try #require(try huge.decodeStreaming())
+        guard case .payload(let piece) = frame else {
+            Issue.record("expected a payload piece, got \(frame)")
+            return
+        }
+        #expect(piece.type == .endData && piece.transactionID == 5 && piece.offset == 0)
+        #expect(piece.payloadByteCount == (64 << 20) - 12)
+        #expect(Array(piece.bytes) == [0xEE])
+        #expect(try huge.decodeStreaming() == nil)
+    }
+
+    @Test func everyPrefixOfAStreamWaitsForMoreOrDecodes() throws {
+        let stream = Self.streamPackets.flatMap(\.ptpipEncoded)
+        for length in stride(from: 0, through: stream.count, by: 97) {
+            var decoder = PTPIPFrameDecoder()
+            decoder.append(Array(stream.prefix(length)))
+            while try decoder.decodeStreaming() != nil {}
+        }
+    }
 }

@@ -202,4 +202,136 @@ import WireFormat
         #expect(await sink.bytes == StorageIDArray([StorageID(rawValue: 0x0001_0001)]).ptpEncoded)
         await stack.stop()
     }
+
+    // MARK: Issue 7: payloads streamed to the sink as they arrive
+
+    /// A data phase written to the socket in pieces that cut packets anywhere (4093 bytes at a time) arrives whole.
+    @Test func aDataPhaseCutAcrossManyReceivesReassembles() async throws {
+        let (transport, camera) = try await ScriptedCamera.connect()
+        let size = 300_000
+        let reply = Task {
+            guard case .operationRequest(_, .getObject, let id, _) = try await camera.nextPacket() else {
+                throw PTPError(.unexpectedContainer, "expected GetObject")
+            }
+            var bytes = PTPIPPacket.startData(transactionID: id, totalLength: UInt64(size)).ptpipEncoded
+            for start in stride(from: 0, to: size, by: 65_536) {
+                let payload = PatternSource.bytes(start..<min(size, start + 65_536))
+                bytes += PTPIPPacket.data(transactionID: id, payload: payload).ptpipEncoded
+            }
+            bytes += PTPIPPacket.endData(transactionID: id, payload: []).ptpipEncoded
+            bytes += PTPIPPacket.operationResponse(code: .ok, transactionID: id, parameters: []).ptpipEncoded
+            for start in stride(from: 0, to: bytes.count, by: 4093) {
+                try await camera.send(Array(bytes[start..<min(bytes.count, start + 4093)]))
+            }
+        }
+        let sink = CollectingSink()
+        let response = try await transport.transact(
+            PTPRequest(code: .getObject, transactionID: 1, parameters: [1]), dataOut: nil, dataIn: sink,
+            timeout: .seconds(5))
+        try await reply.value
+        #expect(response.code == .ok)
+        #expect(await sink.bytes == PatternSource.bytes(0..<size))
+        await transport.close()
+    }
+
+    /// A Data packet whose Length claims more than Start Data announced fails at its header: none of its bytes
+    /// reach the sink, and the transport does not wait for the megabytes it claims.
+    @Test func issue7_aDataLengthBeyondStartDataFailsAtItsHeader() async throws {
+        let (transport, camera) = try await ScriptedCamera.connect()
+        let reply = Task {
+            guard case .operationRequest(_, _, let id, _) = try await camera.nextPacket() else {
+                throw PTPError(.unexpectedContainer, "expected a request")
+            }
+            var bytes = PTPIPPacket.startData(transactionID: id, totalLength: 100).ptpipEncoded
+            bytes += PTPIPPacket.data(transactionID: id, payload: Array(repeating: 1, count: 60)).ptpipEncoded
+            // Data, 48 MiB claimed; 20 bytes follow.
+            bytes +=
+                [0x0C, 0x00, 0x00, 0x03, 0x0A, 0x00, 0x00, 0x00] + withUnsafeBytes(of: id.littleEndian, Array.init)
+            bytes += Array(repeating: 2, count: 20)
+            try await camera.send(bytes)
+        }
+        let sink = CollectingSink()
+        let start = ContinuousClock.now
+        let error = await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [1]), dataOut: nil, dataIn: sink,
+                timeout: .seconds(20))
+        }
+        #expect(error?.violation == .dataPhaseTooLong)
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(await sink.bytes == Array(repeating: 1, count: 60))
+        try await reply.value
+        await transport.close()
+    }
+
+    /// A Data packet over the packet limit is a malformed stream as soon as its header arrives; the connection is
+    /// given up.
+    @Test func issue7_aDataLengthOverThePacketLimitIsMalformed() async throws {
+        let (transport, camera) = try await ScriptedCamera.connect()
+        let reply = Task {
+            guard case .operationRequest(_, _, let id, _) = try await camera.nextPacket() else {
+                throw PTPError(.unexpectedContainer, "expected a request")
+            }
+            var bytes = PTPIPPacket.startData(transactionID: id, totalLength: PTPIPPacket.unknownTotalLength)
+                .ptpipEncoded
+            bytes += [0x01, 0x00, 0x00, 0x04, 0x0A, 0x00, 0x00, 0x00]  // Data, 64 MiB + 1
+            try await camera.send(bytes)
+        }
+        let error = await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await transport.transact(
+                PTPRequest(code: .getObject, transactionID: 1, parameters: [1]), dataOut: nil,
+                dataIn: CollectingSink(), timeout: .seconds(20))
+        }
+        #expect(error?.violation == .malformedContainer)
+        try await reply.value
+        await #expect(throws: PTPError(.protocolViolation)) {
+            _ = try await transport.transact(
+                PTPRequest(code: .getStorageIDs, transactionID: 2), dataOut: nil, dataIn: CollectingSink(),
+                timeout: .seconds(1))
+        }
+        await transport.close()
+    }
+}
+
+/// The camera end of a PTP/IP connection written by hand: the handshake, then whatever bytes a test sends, for
+/// packets the device side would never produce.
+struct ScriptedCamera {
+    let command: InMemoryByteStream
+    let decoder = DecoderBox()
+
+    final class DecoderBox: @unchecked Sendable {
+        var decoder = PTPIPFrameDecoder()
+    }
+
+    static func connect() async throws -> (PTPIPTransport, ScriptedCamera) {
+        let (hostCommand, deviceCommand) = InMemoryByteStream.pair()
+        let (hostEvent, deviceEvent) = InMemoryByteStream.pair()
+        let camera = ScriptedCamera(command: deviceCommand)
+        let handshake = Task {
+            _ = try await camera.nextPacket()
+            try await deviceCommand.send(
+                PTPIPPacket.initCommandAck(.init(connectionNumber: 1, guid: PTPIPStack.hostGUID, friendlyName: "S"))
+                    .ptpipEncoded)
+            var events = PTPIPFrameDecoder()
+            while try events.decode() == nil {
+                events.append(try await deviceEvent.receive(maxLength: 1024, timeout: .seconds(5)))
+            }
+            try await deviceEvent.send(PTPIPPacket.initEventAck.ptpipEncoded)
+        }
+        let transport = try await PTPIPTransport.connect(
+            command: hostCommand, openEventStream: { hostEvent },
+            identity: .init(guid: PTPIPStack.hostGUID, friendlyName: "rawcap-test"), timeout: .seconds(5))
+        try await handshake.value
+        return (transport, camera)
+    }
+
+    /// The host's next packet on the command connection.
+    func nextPacket() async throws -> PTPIPPacket {
+        while true {
+            if let packet = try decoder.decoder.decode() { return packet }
+            decoder.decoder.append(try await command.receive(maxLength: 1 << 16, timeout: .seconds(5)))
+        }
+    }
+
+    func send(_ bytes: [UInt8]) async throws { try await command.send(bytes) }
 }

@@ -156,7 +156,7 @@ public actor PTPIPTransport: PTPTransport {
         while true {
             let packet: PTPIPPacket
             do {
-                packet = try await receivePacket(onEventConnection: true, timeout: max(.zero, deadline - .now))
+                packet = try await receiveEventPacket(timeout: max(.zero, deadline - .now))
             } catch let error as TransportError where error.code == .timeout {
                 return nil
             } catch {
@@ -237,6 +237,9 @@ public actor PTPIPTransport: PTPTransport {
         }
     }
 
+    /// Receives the transaction's packets up to its response. Data and End Data payloads reach the sink piece by
+    /// piece as they arrive (``PTPIPFrameDecoder/decodeStreaming()``); each packet's announced size is checked
+    /// against Start Data and the limits at its header, before any of its bytes are passed on.
     private func receive(_ request: PTPRequest, into sink: (any PTPDataSink)?, timeout: Duration) async throws
         -> PTPResponse
     {
@@ -247,13 +250,35 @@ public actor PTPIPTransport: PTPTransport {
         var lastProgress = ContinuousClock.now
         while true {
             try await checkCancelled(request)
-            let packet: PTPIPPacket
+            let frame: PTPIPFrameDecoder.Frame
             do {
-                packet = try await receivePacket(onEventConnection: false, timeout: timeout)
+                frame = try await receiveCommandFrame(timeout: timeout)
             } catch {
                 throw record(error)
             }
             let id = request.transactionID
+            let packet: PTPIPPacket
+            switch frame {
+            case .payload(let piece):
+                // Data of an older transaction (one that timed out or was cancelled) is skipped, in any amount, for
+                // at most `timeout`; after that the link is given up (every later transaction would wait the same).
+                if piece.transactionID < id {
+                    guard ContinuousClock.now - lastProgress <= timeout else {
+                        let error = TransportError(
+                            .timeout,
+                            "\(request.code): the camera was still sending data of abandoned transaction "
+                                + "\(piece.transactionID) after \(timeout)")
+                        failure = error
+                        throw error
+                    }
+                    continue
+                }
+                lastProgress = .now
+                try await accept(piece, request, into: sink, &state)
+                continue
+            case .packet(let whole):
+                packet = whole
+            }
             switch packet {
             case .startData(let transactionID, let total):
                 if transactionID < id {
@@ -265,43 +290,6 @@ public actor PTPIPTransport: PTPTransport {
                 state.started = true
                 state.announced = total == PTPIPPacket.unknownTotalLength ? nil : total
                 try await deliver(request) { try await sink.dataPhaseWillStart(byteCount: state.announced) }
-            case .data(let transactionID, let payload), .endData(let transactionID, let payload):
-                let isEnd = packet.type == .endData
-                // Data of an older transaction (one that timed out or was cancelled) is skipped, in any amount, for
-                // at most `timeout`; after that the link is given up (every later transaction would wait the same).
-                if transactionID < id {
-                    guard ContinuousClock.now - lastProgress <= timeout else {
-                        let error = TransportError(
-                            .timeout,
-                            "\(request.code): the camera was still sending data of abandoned transaction "
-                                + "\(transactionID) after \(timeout)")
-                        failure = error
-                        throw error
-                    }
-                    continue
-                }
-                lastProgress = .now
-                guard transactionID == id else { throw violation(.transactionIDMismatch, request, "\(packet)") }
-                guard state.started, !state.ended, let sink else {
-                    throw violation(.unexpectedContainer, request, "\(packet) outside a data phase")
-                }
-                state.received += UInt64(payload.count)
-                if let announced = state.announced, state.received > announced {
-                    throw violation(
-                        .dataPhaseTooLong, request, "\(state.received) bytes after Start Data announced \(announced)")
-                }
-                if state.received > WireLimits.maxObjectSize {
-                    throw violation(
-                        .dataPhaseTooLong, request, "over \(WireLimits.maxObjectSize) bytes of unannounced data")
-                }
-                if !payload.isEmpty { try await deliver(request) { try await sink.write(payload[...]) } }
-                if isEnd {
-                    state.ended = true
-                    if let announced = state.announced, state.received != announced {
-                        throw violation(
-                            .dataPhaseTooShort, request, "End Data at \(state.received) of \(announced) bytes")
-                    }
-                }
             case .operationResponse(let code, let transactionID, let parameters):
                 if transactionID < id {
                     try skipStale(packet, request, &state)
@@ -314,6 +302,40 @@ public actor PTPIPTransport: PTPTransport {
                 return PTPResponse(code: code, transactionID: transactionID, parameters: parameters)
             default:
                 throw violation(.unexpectedContainer, request, "\(packet) on the command connection")
+            }
+        }
+    }
+
+    /// Takes one piece of a Data or End Data packet of the current transaction: at the packet's first piece its
+    /// whole size is checked against Start Data's total and ``WireFormat/WireLimits/maxObjectSize``; the bytes
+    /// go to the sink; the last piece of End Data ends the data phase.
+    private func accept(
+        _ piece: PTPIPFrameDecoder.PayloadPiece, _ request: PTPRequest, into sink: (any PTPDataSink)?,
+        _ state: inout ReceiveState
+    ) async throws {
+        let description = "\(piece.type)(tid \(piece.transactionID), \(piece.payloadByteCount) bytes)"
+        guard piece.transactionID == request.transactionID else {
+            throw violation(.transactionIDMismatch, request, description)
+        }
+        guard state.started, !state.ended, let sink else {
+            throw violation(.unexpectedContainer, request, "\(description) outside a data phase")
+        }
+        if piece.isFirst {
+            let total = state.received + UInt64(piece.payloadByteCount)
+            if let announced = state.announced, total > announced {
+                throw violation(.dataPhaseTooLong, request, "\(total) bytes after Start Data announced \(announced)")
+            }
+            if total > WireLimits.maxObjectSize {
+                throw violation(
+                    .dataPhaseTooLong, request, "over \(WireLimits.maxObjectSize) bytes of unannounced data")
+            }
+        }
+        state.received += UInt64(piece.bytes.count)
+        if !piece.bytes.isEmpty { try await deliver(request) { try await sink.write(piece.bytes) } }
+        if piece.isLast && piece.type == .endData {
+            state.ended = true
+            if let announced = state.announced, state.received != announced {
+                throw violation(.dataPhaseTooShort, request, "End Data at \(state.received) of \(announced) bytes")
             }
         }
     }
@@ -368,12 +390,41 @@ public actor PTPIPTransport: PTPTransport {
         }
     }
 
-    /// Reads the next packet from one of the two connections, using that connection's decoder.
-    private func receivePacket(onEventConnection: Bool, timeout: Duration) async throws -> PTPIPPacket {
+    /// Reads the next frame from the command connection: a whole packet, or a piece of a data payload.
+    private func receiveCommandFrame(timeout: Duration) async throws -> PTPIPFrameDecoder.Frame {
         while true {
             do {
-                let packet = onEventConnection ? try eventDecoder.decode() : try commandDecoder.decode()
-                if let packet {
+                if let frame = try commandDecoder.decodeStreaming() {
+                    switch frame {
+                    case .packet(let packet):
+                        logger.trace("PTP/IP in \(packet)")
+                    case .payload(let piece) where piece.isFirst:
+                        logger.trace(
+                            "PTP/IP in \(piece.type)(tid \(piece.transactionID), \(piece.payloadByteCount) bytes)")
+                    case .payload:
+                        break
+                    }
+                    return frame
+                }
+            } catch {
+                throw PTPError(.malformedContainer, "\(error)")
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try await command.receive(maxLength: configuration.receiveByteCount, timeout: timeout)
+            } catch {
+                throw Self.map(error, "command connection")
+            }
+            logger.traceBytes("PTP/IP in bytes", bytes)
+            commandDecoder.append(bytes)
+        }
+    }
+
+    /// Reads the next packet from the event connection.
+    private func receiveEventPacket(timeout: Duration) async throws -> PTPIPPacket {
+        while true {
+            do {
+                if let packet = try eventDecoder.decode() {
                     logger.trace("PTP/IP in \(packet)")
                     return packet
                 }
@@ -382,13 +433,12 @@ public actor PTPIPTransport: PTPTransport {
             }
             let bytes: [UInt8]
             do {
-                let stream = onEventConnection ? event : command
-                bytes = try await stream.receive(maxLength: configuration.receiveByteCount, timeout: timeout)
+                bytes = try await event.receive(maxLength: configuration.receiveByteCount, timeout: timeout)
             } catch {
-                throw Self.map(error, onEventConnection ? "event connection" : "command connection")
+                throw Self.map(error, "event connection")
             }
             logger.traceBytes("PTP/IP in bytes", bytes)
-            if onEventConnection { eventDecoder.append(bytes) } else { commandDecoder.append(bytes) }
+            eventDecoder.append(bytes)
         }
     }
 

@@ -222,6 +222,9 @@ public actor PTPIPDeviceSide {
         if case .disconnect(let count) = fault { cutAt = UInt64(count) }
         let announced = configuration.announcesTotalLength ? total : PTPIPPacket.unknownTotalLength
         try await send(PTPIPPacket.startData(transactionID: id, totalLength: announced).ptpipEncoded, fault: fault)
+        if fault == nil, total > 0, source.bytesInMemory(at: 0, maxByteCount: 1) != nil {
+            return try await sendInMemoryData(source, transactionID: id)
+        }
         let payloadTotal = total + extra
         var offset: UInt64 = 0
         while offset < payloadTotal {
@@ -247,6 +250,47 @@ public actor PTPIPDeviceSide {
             try await send(PTPIPPacket.data(transactionID: id, payload: chunk).ptpipEncoded, fault: fault)
         }
         try await send(PTPIPPacket.endData(transactionID: id, payload: []).ptpipEncoded, fault: fault)
+    }
+
+    /// Most bytes of Data packets written to the socket at once by ``sendInMemoryData(_:transactionID:)``.
+    static let sendBatchByteCount = 1 << 20
+
+    /// The Data packets (and End Data) of a source whose bytes are in memory, the same packets as the general path
+    /// sends, encoded straight from the source into batches of about ``sendBatchByteCount`` bytes: one copy and one
+    /// write per batch rather than two copies and a write per packet.
+    private func sendInMemoryData(_ source: any PTPDataSource, transactionID id: UInt32) async throws {
+        let total = source.byteCount
+        let packetSize = configuration.dataPacketByteCount
+        var batch: [UInt8] = []
+        var offset: UInt64 = 0
+        while offset < total {
+            if batch.isEmpty { batch.reserveCapacity(Self.sendBatchByteCount + packetSize + 64) }
+            guard let chunk = source.bytesInMemory(at: offset, maxByteCount: packetSize), !chunk.isEmpty else {
+                throw ByteStreamError(.ioError, "data source ended at \(offset)")
+            }
+            offset += UInt64(chunk.count)
+            let type: PTPIPPacketType =
+                offset >= total && configuration.dataEnding == .payloadInEndData ? .endData : .data
+            Self.appendDataPacket(type, transactionID: id, payload: chunk, to: &batch)
+            if offset >= total && type == .data {
+                Self.appendDataPacket(.endData, transactionID: id, payload: [], to: &batch)
+            }
+            if batch.count >= Self.sendBatchByteCount || offset >= total {
+                try await command.send(batch)
+                batch = []
+            }
+        }
+    }
+
+    /// Appends a Data or End Data packet as ``PTPIPPacket/ptpipEncoded`` lays it out.
+    private static func appendDataPacket(
+        _ type: PTPIPPacketType, transactionID: UInt32, payload: ArraySlice<UInt8>, to bytes: inout [UInt8]
+    ) {
+        let length = UInt32(truncatingIfNeeded: PTPIPPacket.headerByteCount + 4 + payload.count)
+        for value in [length, type.rawValue, transactionID] {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        bytes.append(contentsOf: payload)
     }
 
     private func readDataOut(_ request: PTPRequest) async throws -> [UInt8]? {

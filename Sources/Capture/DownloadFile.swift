@@ -1,0 +1,156 @@
+import DNG
+import Dispatch
+import PTP
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A PTP data sink that streams one object into a new file as its bytes arrive, for objects saved as the camera
+/// wrote them (`pull --original`, JPEGs): the bytes go from the transport's receive buffers to the file, and
+/// nothing of the object is kept in memory.
+///
+/// The file is an ``DNG/OutputFile``: a hidden temporary name until ``commit()``, removed by ``discard()``, when a
+/// write fails, or when the value goes away uncommitted. The sink applies ``DownloadBuffer``'s rules (the object's
+/// limit, the rate floor, progress). Each chunk is written as it comes (a `write(2)` into the page cache); the
+/// SHA-256 is computed on a queue of its own from what the file holds, read back from the page cache a megabyte
+/// behind the download, so it runs on another core instead of holding up the next bytes; the `fsync`s are left to
+/// ``commit()``, which the caller runs on a thread of its own.
+public final class DownloadFile: PTPDataSink, Sendable {
+    /// Bytes written between two hand-overs to the digest queue.
+    static let digestStepByteCount = 1 << 20
+
+    /// The final path.
+    public let path: String
+    private let progress: @Sendable (Int) -> Void
+    private let state: Mutex<State>
+    private let digester: Digester
+    private let digestQueue = DispatchQueue(label: "rawcap.download.sha256")
+
+    private struct State {
+        var allowance: DownloadAllowance
+        let file: OutputFile
+        /// Bytes handed to the digest queue.
+        var handedOver = 0
+        /// A failed write's error: the file is gone, and ``commit()`` throws it.
+        var writeFailure: DNGError?
+        var committed = false
+    }
+
+    /// The SHA-256 of the file's first bytes, read back with `pread`; used only on `digestQueue`.
+    private final class Digester: @unchecked Sendable {
+        let descriptor: Int32
+        let path: String
+        let digest = MessageDigest(.sha256)
+        var digested = 0
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        var failure: DNGError?
+
+        init(descriptor: Int32, path: String) {
+            self.descriptor = descriptor
+            self.path = path
+        }
+
+        /// Adds the file's bytes up to `end` to the digest.
+        func digest(upTo end: Int) {
+            while failure == nil && digested < end {
+                let want = min(buffer.count, end - digested)
+                let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, off_t(digested)) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    failure =
+                        count < 0
+                        ? DNGError.system("read back", path: path, errno: errno)
+                        : DNGError(.ioFailure, path: path, "the file ended at \(digested) of \(end) bytes written")
+                    return
+                }
+                buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+                digested += count
+            }
+        }
+    }
+
+    /// Creates the temporary file for `path`, for an object of at most `limit` bytes, optionally with a rate floor.
+    ///
+    /// - Throws: ``DNG/DNGError`` when the file cannot be created (it exists, the folder is read-only, …).
+    public init(
+        creatingAt path: String, limit: Int, floor: DownloadBuffer.RateFloor? = nil,
+        progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) throws {
+        self.path = path
+        self.progress = progress
+        let file = try OutputFile(creatingAt: path)
+        digester = Digester(descriptor: file.fileDescriptor, path: path)
+        state = Mutex(State(allowance: DownloadAllowance(limit: limit, floor: floor), file: file))
+    }
+
+    /// Bytes written so far.
+    public var byteCount: Int { state.withLock { $0.allowance.received } }
+
+    /// Throws when the announced size is over the limit.
+    public func dataPhaseWillStart(byteCount: UInt64?) async throws {
+        try state.withLock { try $0.allowance.checkAnnounced(byteCount) }
+    }
+
+    /// Writes a chunk to the file.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/badObject`` past the limit,
+    ///   ``CaptureError/Code-swift.struct/downloadStalled`` below the rate floor, ``DNG/DNGError`` when the write
+    ///   fails (a full disk; the temporary file is removed then).
+    public func write(_ chunk: ArraySlice<UInt8>) async throws {
+        let handOver: Int?
+        do {
+            handOver = try state.withLock { state -> Int? in
+                try state.allowance.add(chunk.count)
+                try chunk.withUnsafeBytes { buffer in
+                    try Result { () throws(DNGError) in try state.file.write(buffer) }.get()
+                }
+                guard state.allowance.received - state.handedOver >= Self.digestStepByteCount else { return nil }
+                state.handedOver = state.allowance.received
+                return state.handedOver
+            }
+        } catch let error as DNGError {
+            state.withLock { $0.writeFailure = error }
+            discard()
+            throw error
+        }
+        if let handOver { digestQueue.async { [self] in digester.digest(upTo: handOver) } }
+        progress(chunk.count)
+        try state.withLock { try $0.allowance.checkRate() }
+    }
+
+    /// Makes the file durable under ``path`` (``DNG/OutputFile/commit()``: `fsync`, rename without replacing,
+    /// folder `fsync`), once the download has ended. It blocks while the digest catches up; call it off the Swift
+    /// pool (the pull's save queue).
+    ///
+    /// - Returns: the file's size and its SHA-256 in lowercase hex.
+    /// - Throws: ``DNG/DNGError`` when a write failed or the file cannot be read back or made durable; the
+    ///   temporary file is gone then.
+    public func commit() throws -> (byteCount: Int, sha256: String) {
+        let total = try state.withLock { state throws(DNGError) in
+            precondition(!state.committed, "DownloadFile.commit() called twice")
+            state.committed = true
+            if let failure = state.writeFailure { throw failure }
+            return state.allowance.received
+        }
+        let digest = digestQueue.sync { () -> Result<[UInt8], DNGError> in
+            digester.digest(upTo: total)
+            if let failure = digester.failure { return .failure(failure) }
+            return .success(digester.digest.finalize())
+        }
+        do {
+            let sha256 = try digest.get()
+            try state.withLock { state throws(DNGError) in try state.file.commit() }
+            return (total, MessageDigest.hex(sha256))
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Removes the temporary file (after the digest queue has let go of it); does nothing after ``commit()``.
+    public func discard() {
+        digestQueue.sync { state.withLock { $0.file.discard() } }
+    }
+}
