@@ -74,9 +74,10 @@ import Testing
     }
 
     @Test func anOverrunFrameIsReportedNotSkipped() async throws {
-        let rig = try await CaptureRig()
+        // Every shot takes at least 100 ms (the camera answers InitiateCapture that late), far longer than the 1 ms
+        // interval plus the overrun tolerance, however fast the machine: every frame after the first starts late.
+        let rig = try await CaptureRig(faults: [EmulatorFault(.delay(operation: .initiateCapture, milliseconds: 100))])
         defer { Task { await rig.close() } }
-        // A shot takes far longer than 1 ms: every frame after the first starts late.
         let summary = try await rig.shoot(ShootPlan(format: .bayer12, count: 3, interval: .milliseconds(1)))
         #expect(summary.files.count == 3)
         #expect(summary.scheduled == [0, 0.001, 0.002])
