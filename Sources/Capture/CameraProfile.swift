@@ -20,7 +20,8 @@ public struct CameraProfile: Sendable {
     public var name: String
     /// The property that selects RAW, RAW+JPEG or JPEG, when rawcap knows it for this camera.
     public var qualityProperty: DevicePropertyCode?
-    /// The values of ``qualityProperty`` rawcap knows.
+    /// The values of ``qualityProperty`` rawcap knows, most wanted first for each quality; empty when
+    /// ``bodyQualityValues`` picks them per body.
     public var qualityValues: [QualityValue]
     /// The property that selects the raw bit depth (an enumeration of bit counts), when there is one.
     public var rawBitDepthProperty: DevicePropertyCode?
