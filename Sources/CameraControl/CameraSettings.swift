@@ -22,7 +22,7 @@ public struct CameraSettings: Sendable {
     public let deviceInfo: DeviceInfo
     /// The names in use.
     public let catalog: PropertyCatalog
-    private let logger: Logger
+    let logger: Logger
 
     /// Wraps a session whose DeviceInfo is known.
     public init(

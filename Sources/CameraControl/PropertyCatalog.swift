@@ -62,7 +62,7 @@ public struct PropertyCatalog: Sendable {
     /// The standard properties of ISO 15740 §13 with readable names and value tables, then
     /// ``genericRawProperties``.
     public static let standard = PropertyCatalog(
-        sonyProperties + [
+        sonyProperties + [nikonImageQualityNumbers] + [
             PropertyDefinition(
                 name: "iso", aliases: ["exposure-index", "exposureindex"], code: .exposureIndex, style: .iso,
                 summary: "ISO speed (auto where the camera offers it)"),
@@ -87,6 +87,7 @@ public struct PropertyCatalog: Sendable {
             // CompressionSetting's values are the maker's (ISO 15740 only says higher compresses less); these are
             // the values libgphoto2 names for any camera (its ptp_value_list_Nikon: 0 JPEG Basic, 1 JPEG Norm,
             // 2 JPEG Fine, 4 RAW, 5 RAW + JPEG Basic), which the emulated camera uses. Other values print as numbers.
+            // Sony and Nikon bodies number it their own way: their entries come first.
             PropertyDefinition(
                 name: "quality", aliases: ["image-quality", "imagequality", "compression"], code: .compressionSetting,
                 style: .choices([

@@ -14,10 +14,16 @@ extension CameraModel {
     /// `camera_nikon_capture`, codes from `ptp.h`): InitiateCaptureRecInSdram 0x90C0, GetEvent 0x90C7, DeviceReady
     /// 0x90C8, InitiateCaptureRecInMedia 0x9207.
     ///
-    /// Image quality is CompressionSetting 0x5004 with Nikon's values (``PTP/NikonImageQuality``: 0–2 JPEG
-    /// Basic/Normal/Fine, 4 NEF, 5–7 NEF + JPEG; the D850's TIFF, 3, is not offered); the NEF depth is RawBitMode 0xD149 (0 12-bit, 1 14-bit);
-    /// the capture target is RecordingMedia 0xD10B (0 card, 1 SDRAM). Shots are NEF files `DSC_0001.NEF` (format
-    /// 0x3000) and `DSC_0001.JPG` in SDRAM, announced by ObjectAddedInSdram in GetEvent.
+    /// On USB it is 04B0:0441, the D850's IDs (libgphoto2 `library.c` `models[]` "Nikon:DSC D850"), so libgphoto2
+    /// reads it as the D850 it is.
+    ///
+    /// Image quality is CompressionSetting 0x5004 with the D850's numbering (libgphoto2 `config.c`
+    /// `nikon_d850_compression`, which its `menus[]` picks for product 0x0441): 0 JPEG Basic, 1 Basic★, 2 Normal,
+    /// 3 Normal★, 4 Fine, 5 Fine★, 7 NEF, 8–13 NEF + Basic, Basic★, Normal, Normal★, Fine, Fine★; it starts at NEF
+    /// (7). The D850's TIFF, 6, is not offered: the emulator stores no RGB TIFF (``ImageQuality``). The NEF depth is
+    /// RawBitMode 0xD149 (0 12-bit, 1 14-bit); the capture target is RecordingMedia 0xD10B (0 card, 1 SDRAM).
+    /// Shots are NEF files `DSC_0001.NEF` (format 0x3000) and `DSC_0001.JPG` in SDRAM, announced by
+    /// ObjectAddedInSdram in GetEvent.
     ///
     /// The default readout is 4144×2768, about half the D850's 8256×5504 image on each side, so a shot develops four
     /// times faster; the NEF holds the readout less the synthetic scene's masked margin. LibRaw identifies the D850 by
@@ -47,12 +53,10 @@ extension CameraModel {
             OperationCode.Nikon.deviceReady, OperationCode.Nikon.initiateCaptureRecInMedia,
         ]
         model.qualityProperty = .compressionSetting
-        model.qualityValues = [
-            QualityValue(value: .uint8(0), quality: .jpeg), QualityValue(value: .uint8(1), quality: .jpeg),
-            QualityValue(value: .uint8(2), quality: .jpeg), QualityValue(value: .uint8(4), quality: .raw),
-            QualityValue(value: .uint8(5), quality: .rawPlusJPEG), QualityValue(value: .uint8(6), quality: .rawPlusJPEG),
-            QualityValue(value: .uint8(7), quality: .rawPlusJPEG),
-        ]
+        model.qualityValues =
+            (0...5).map { QualityValue(value: .uint8($0), quality: .jpeg) }
+            + [QualityValue(value: .uint8(7), quality: .raw)]
+            + (8...13).map { QualityValue(value: .uint8($0), quality: .rawPlusJPEG) }
         model.defaultQuality = .raw
         model.rawBitDepthProperty = DevicePropertyCode.Nikon.rawBitMode
         model.rawBitDepths = [12, 14]
@@ -60,10 +64,8 @@ extension CameraModel {
         model.defaultRawBitDepth = 14
         model.captureTargetProperty = DevicePropertyCode.Nikon.recordingMedia
         model.personality = .nikon
-        model.usbVendorID = 0x04B0
-        // No product ID of its own (0x0001): with the D850's, 0x0441, libgphoto2 (`models[]` "Nikon:DSC D850") reads
-        // CompressionSetting with its D850 table (0 JPEG Basic, 1 Basic*, …, 4 JPEG Fine, 5 Fine*, 6 TIFF, 7 NEF,
-        // 8–13 NEF + Basic … Fine*), which disagrees with the values this personality uses (4 NEF, 7 NEF + Fine).
+        model.usbVendorID = USBVendorID.nikon.rawValue
+        model.usbProductID = 0x0441
         model.captureFormats = [nikonNEFFormat, .exifJPEG]
         model.imageFormats = [.association, .exifJPEG, nikonNEFFormat]
         model.eventsSupported = [
@@ -73,7 +75,8 @@ extension CameraModel {
         return model
     }()
 
-    /// The D850 as a body that never names its shot (`nikon-no-object-event`): GetEvent reports
+    /// The D850 (its USB IDs and image quality numbering too) as a body that never names its shot
+    /// (`nikon-no-object-event`): GetEvent reports
     /// CaptureCompleteRecInSdram (0xC102) once the shot is in SDRAM, but no ObjectAddedInSdram (0xC101), which
     /// DeviceInfo does not list either. The host must fetch the shot at 0xFFFF0001, as libgphoto2
     /// `camera_nikon_capture` does when no event names another handle (`newobject = 0xffff0001`). The shot's

@@ -20,7 +20,8 @@ public struct CameraProfile: Sendable {
     public var name: String
     /// The property that selects RAW, RAW+JPEG or JPEG, when rawcap knows it for this camera.
     public var qualityProperty: DevicePropertyCode?
-    /// The values of ``qualityProperty`` rawcap knows.
+    /// The values of ``qualityProperty`` rawcap knows, most wanted first for each quality; empty when
+    /// ``bodyQualityValues`` picks them per body.
     public var qualityValues: [QualityValue]
     /// The property that selects the raw bit depth (an enumeration of bit counts), when there is one.
     public var rawBitDepthProperty: DevicePropertyCode?
@@ -30,6 +31,9 @@ public struct CameraProfile: Sendable {
     /// Reads and sets the quality when the camera's settings are not standard properties (Canon EOS); `nil` uses
     /// ``qualityProperty`` through standard descriptors.
     public var qualityControl: (any QualityControl)? = nil
+    /// Picks the values of ``qualityProperty`` for this body from its descriptor, for a family whose bodies number
+    /// the property differently (Nikon); `nil` when ``qualityValues`` hold for every body of the family.
+    public var bodyQualityValues: (@Sendable (DevicePropDesc) -> BodyQualityValues)? = nil
     /// Triggers shots and collects their objects.
     public var driver: any CaptureDriver
 
@@ -67,16 +71,21 @@ public struct CameraProfile: Sendable {
     /// The family comes from ``PTP/CameraFamily/identify(_:usbVendorID:)`` (DeviceInfo and the USB vendor ID, not the
     /// VendorExtensionID alone: some cameras report 0xFFFFFFFF over PTP/IP). Each family's profile lives in its own
     /// file (`CameraProfile+Nikon.swift`, …).
-    /// - Parameter logger: where vendor drivers log (their one warning per unsupported optional property).
+    /// - Parameters:
+    ///   - usbProductID: idProduct when the camera is on USB: with a Nikon's vendor ID and DeviceInfo's model it
+    ///     picks the image quality numbering (``PTP/NikonImageQualityTable/identify(model:usbProductID:enumeration:current:)``).
+    ///   - logger: where vendor drivers log (their one warning per unsupported optional property).
     public static func select(
-        for info: DeviceInfo, usbVendorID: USBVendorID? = nil, logger: Logger = Logger(label: "rawcap.capture")
+        for info: DeviceInfo, usbVendorID: USBVendorID? = nil, usbProductID: UInt16? = nil,
+        logger: Logger = Logger(label: "rawcap.capture")
     ) -> CameraProfile {
         // The vendor-range codes 0xD001/0xD002 are the emulator's own; only its identity unlocks them.
         if info.vendorExtensionID.rawValue == 0, info.manufacturer == "rawcap" { return .emulator }
         if let sony = sonyOutsidePCRemote(info, usbVendorID: usbVendorID) { return sony }
         switch CameraFamily.identify(info, usbVendorID: usbVendorID).family {
         case .nikon:
-            return .nikon(logger: logger)
+            return .nikon(
+                logger: logger, model: info.model, usbProductID: usbVendorID == .nikon ? usbProductID : nil)
 
         case .canonEOS:
             return .canonEOS(logger: logger)
@@ -90,6 +99,19 @@ public struct CameraProfile: Sendable {
         case .generic:
             return .generic
         }
+    }
+
+    /// What ``bodyQualityValues`` found for a body.
+    public enum BodyQualityValues: Sendable {
+        /// The body's values, most wanted first for each quality, and the evidence.
+        case values([QualityValue], reason: String)
+        /// No numbering can be established: the quality stays as set on the camera, for the reason given.
+        case undetermined(reason: String)
+    }
+
+    /// The values of ``qualityProperty`` on the body `descriptor` describes, or why there are none.
+    public func qualityValues(for descriptor: DevicePropDesc) -> BodyQualityValues {
+        bodyQualityValues?(descriptor) ?? .values(qualityValues, reason: "the \(name) profile's values")
     }
 
     /// One value of ``rawBitDepthProperty`` and the depth it selects.
@@ -135,6 +157,6 @@ public struct CameraProfile: Sendable {
         return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: translated)
     }
 
-    /// The quality a value of ``qualityProperty`` selects.
+    /// The quality a value of ``qualityProperty`` selects, as ``qualityValues`` name it.
     public func quality(for value: PTPValue) -> ShotQuality? { qualityValues.first { $0.value == value }?.quality }
 }

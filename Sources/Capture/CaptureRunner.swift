@@ -51,14 +51,18 @@ public struct CaptureRunner: Sendable {
     public var stop: StopSignal
     /// The camera's USB idVendor when it is on USB: with DeviceInfo it picks the ``CameraProfile``.
     public var usbVendorID: USBVendorID?
+    /// The camera's USB idProduct when it is on USB: a Nikon's tells its image quality numbering.
+    public var usbProductID: UInt16?
 
     /// Creates a runner.
     public init(
         session: PTPSession, plan: ShootPlan, store: OutputStore, journal: Journal,
         logger: Logger = Logger(label: "rawcap.capture"), stop: StopSignal = StopSignal(),
-        usbVendorID: USBVendorID? = nil, observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
+        usbVendorID: USBVendorID? = nil, usbProductID: UInt16? = nil,
+        observer: @escaping @Sendable (CaptureEvent) -> Void = { _ in }
     ) {
         self.usbVendorID = usbVendorID
+        self.usbProductID = usbProductID
         self.session = session
         self.plan = plan
         self.store = store
@@ -87,7 +91,8 @@ public struct CaptureRunner: Sendable {
         let serial = deviceInfo.serialNumber
         journal.camera = camera
         journal.serial = serial
-        let profile = CameraProfile.select(for: deviceInfo, usbVendorID: usbVendorID, logger: logger)
+        let profile = CameraProfile.select(
+            for: deviceInfo, usbVendorID: usbVendorID, usbProductID: usbProductID, logger: logger)
         let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
         var summary = Summary(
             files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],
@@ -103,10 +108,17 @@ public struct CaptureRunner: Sendable {
                 qualities = try await qualityControl.read(session: session)
             } else {
                 qualities = try await FormatCatalog.read(profile: profile, control: control)
+                if let reason = qualities.valuesReason { logger.debug("image quality values: \(reason)") }
                 if let code = profile.qualityProperty, qualities.qualities.isEmpty {
                     // Optional: without it the camera shoots what it is set to, and the run says so once.
                     let name = code.description(vendor: deviceInfo.cameraVendor)
-                    logger.warning("the camera does not offer \(name); RAW or RAW+JPEG stays as set on the camera")
+                    if let reason = qualities.undeterminedReason {
+                        logger.warning(
+                            "cannot tell what the values of \(name) mean on this camera (\(reason)); RAW or RAW+JPEG stays as set on the camera"
+                        )
+                    } else {
+                        logger.warning("the camera does not offer \(name); RAW or RAW+JPEG stays as set on the camera")
+                    }
                 }
             }
             let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
@@ -124,7 +136,8 @@ public struct CaptureRunner: Sendable {
             do {
                 try await shoot(
                     deviceInfo: deviceInfo, profile: profile, control: control, format: format, quality: quality,
-                    brackets: brackets, camera: camera, serial: serial, summary: &summary)
+                    qualityValue: quality.flatMap { qualities.values[$0] }, brackets: brackets, camera: camera,
+                    serial: serial, summary: &summary)
             } catch {
                 do {
                     try await control.restore(snapshot)
@@ -176,7 +189,8 @@ public struct CaptureRunner: Sendable {
 
     private func shoot(
         deviceInfo: DeviceInfo, profile: CameraProfile, control: CameraControl.CameraSettings, format: ResolvedFormat,
-        quality: ShotQuality?, brackets: [BracketSetting], camera: String, serial: String, summary: inout Summary
+        quality: ShotQuality?, qualityValue: PTPValue?, brackets: [BracketSetting], camera: String, serial: String,
+        summary: inout Summary
     ) async throws {
         let history = Journal.read(folder: store.folder)
         let firstSequence =
@@ -197,10 +211,8 @@ public struct CaptureRunner: Sendable {
         // Settings first: a refusal here stops the run before anything is shot.
         if let quality, let qualityControl = profile.qualityControl {
             try await qualityControl.set(quality, session: session)
-        } else if let quality, let code = profile.qualityProperty,
-            let value = profile.qualityValues.first(where: { $0.quality == quality })?.value
-        {
-            try await control.set(control.definition(for: code), to: value)
+        } else if let qualityValue, let code = profile.qualityProperty {
+            try await control.set(control.definition(for: code), to: qualityValue)
         }
         if let depth = format.rawBitDepth, let code = profile.rawBitDepthProperty {
             let definition = control.definition(for: code)

@@ -9,26 +9,53 @@ public struct FormatCatalog: Hashable, Sendable {
     public var qualities: [ShotQuality]
     /// The quality it is set to, when known.
     public var currentQuality: ShotQuality?
+    /// The property value that selects each of ``qualities``: the profile's first value for it that the camera
+    /// enumerates. Empty when the quality is not set through a standard property (Canon EOS).
+    public var values: [ShotQuality: PTPValue]
+    /// Why the camera's values could not be read as qualities, when the body's numbering is unknown (a Nikon that
+    /// neither its model nor its values identify): the quality then stays as set on the camera.
+    public var undeterminedReason: String?
+    /// Where ``values`` come from, for the debug log (a Nikon's numbering and the evidence for it).
+    public var valuesReason: String?
 
     /// Creates a catalog.
-    public init(qualities: [ShotQuality], currentQuality: ShotQuality?) {
+    public init(
+        qualities: [ShotQuality], currentQuality: ShotQuality?, values: [ShotQuality: PTPValue] = [:],
+        undeterminedReason: String? = nil
+    ) {
         self.qualities = qualities
         self.currentQuality = currentQuality
+        self.values = values
+        self.undeterminedReason = undeterminedReason
     }
 
-    /// Reads the qualities through `control`.
+    /// Reads the qualities through `control`, with the values the profile gives this body
+    /// (``CameraProfile/qualityValues(for:)``); a value the camera does not enumerate is never chosen.
     public static func read(profile: CameraProfile, control: CameraControl.CameraSettings) async throws -> FormatCatalog
     {
         guard let code = profile.qualityProperty, control.deviceInfo.devicePropertiesSupported.contains(code) else {
             return FormatCatalog(qualities: [], currentQuality: nil)
         }
         let description = try await control.descriptor(control.definition(for: code))
-        var qualities: [ShotQuality] = []
-        if case .enumeration(let values) = description.form {
-            qualities = ShotQuality.allCases.filter { quality in values.contains { profile.quality(for: $0) == quality }
+        let known: [CameraProfile.QualityValue]
+        let reason: String
+        switch profile.qualityValues(for: description) {
+        case .values(let values, let why):
+            (known, reason) = (values, why)
+        case .undetermined(let reason):
+            return FormatCatalog(qualities: [], currentQuality: nil, undeterminedReason: reason)
+        }
+        var values: [ShotQuality: PTPValue] = [:]
+        if case .enumeration(let offered) = description.form {
+            for entry in known where values[entry.quality] == nil && offered.contains(entry.value) {
+                values[entry.quality] = entry.value
             }
         }
-        return FormatCatalog(qualities: qualities, currentQuality: profile.quality(for: description.currentValue))
+        var catalog = FormatCatalog(
+            qualities: ShotQuality.allCases.filter { values[$0] != nil },
+            currentQuality: known.first { $0.value == description.currentValue }?.quality, values: values)
+        catalog.valuesReason = reason
+        return catalog
     }
 
     /// The quality to set for a run producing `format`, keeping the JPEG when `keepJPEG` (and keeping RAW+JPEG when

@@ -31,4 +31,10 @@ extension CameraLink {
         if case .usb(let camera) = self { return USBVendorID(rawValue: camera.vendorID) }
         return nil
     }
+
+    /// The camera's USB idProduct, when it is on USB: a Nikon's tells which image quality numbering it uses.
+    public var usbProductID: UInt16? {
+        if case .usb(let camera) = self { return camera.productID }
+        return nil
+    }
 }

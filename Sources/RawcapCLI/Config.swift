@@ -129,8 +129,12 @@ enum ConfigSession {
                     }.value
                 }
                 do {
-                    let settings = try await CameraSettings.load(session: camera.session, logger: options.logger)
+                    let loaded = try await CameraSettings.load(session: camera.session, logger: options.logger)
                     try await camera.session.openSession()
+                    // A Nikon's image quality numbers mean different things on different bodies: name them by
+                    // this body's numbering (USB product only with Nikon's vendor ID).
+                    let settings = try await loaded.identifyingNikonImageQuality(
+                        usbProductID: camera.link.usbVendorID == .nikon ? camera.link.usbProductID : nil)
                     let result = try await body(settings)
                     await close()
                     return result

@@ -166,7 +166,8 @@ extension RawcapCommand {
                 }
                 let runner = CaptureRunner(
                     session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
-                    usbVendorID: camera.link.usbVendorID, observer: progress.handle)
+                    usbVendorID: camera.link.usbVendorID, usbProductID: camera.link.usbProductID,
+                    observer: progress.handle)
                 let summary = try await runner.run()
                 try? await camera.session.closeSession()
                 await camera.close()

@@ -37,7 +37,7 @@ import Testing
 
     @Test func aRawPlusJPEGShotWaitsAtFFFF0001OneObjectAfterTheOther() async throws {
         let (session, link) = try await Self.session()
-        try await session.setDevicePropValue(.compressionSetting, .uint8(7))  // NEF + JPEG Fine
+        try await session.setDevicePropValue(.compressionSetting, .uint8(12))  // the D850's NEF + JPEG Fine
         #expect(try await session.nikonInitiateCaptureRecInSdram())
         let events = try await Self.eventsUntilCaptureComplete(session)
         #expect(!events.contains { $0.code == EventCode.Nikon.objectAddedInSdram }, "\(events)")

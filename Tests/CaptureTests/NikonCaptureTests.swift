@@ -19,6 +19,29 @@ final class WarningLog: @unchecked Sendable {
     }
 }
 
+/// Every log message at debug level and above, for checks of what a run set.
+final class DebugLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ message: String) { lock.withLock { stored.append(message) } }
+    var messages: [String] { lock.withLock { stored } }
+
+    var logger: Logger {
+        Logger(label: "test.debug") { _ in DebugCollector(log: self) }
+    }
+}
+
+struct DebugCollector: LogHandler {
+    let log: DebugLog
+    var logLevel: Logger.Level = .debug
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) { log.append("\(event.message)") }
+}
+
 struct WarningCollector: LogHandler {
     let log: WarningLog
     var logLevel: Logger.Level = .warning
@@ -98,7 +121,7 @@ final class RenderedFrames: @unchecked Sendable {
     @Test func rawPlusJPEGPairsTheNEFWithItsJPEGAndRestoresTheQuality() async throws {
         let rig = try await CaptureRig(width: 160, height: 120, model: .nikon)
         defer { Task { await rig.close() } }
-        #expect(try await rig.value(.compressionSetting) == .uint8(4))
+        #expect(try await rig.value(.compressionSetting) == .uint8(7), "the D850's NEF")
         let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2, keepJPEG: true))
         #expect(summary.files.count == 4)
         let files = try rig.files()
@@ -109,10 +132,91 @@ final class RenderedFrames: @unchecked Sendable {
         }
         let announced = rig.journal.filter { $0.event == "object-announced" }
         #expect(announced.map(\.handle) == [0xFFFF_0001, 0xFFFF_0002, 0xFFFF_0001, 0xFFFF_0002])
-        // NEF+Fine (7) during the run; NEF (4) again afterwards.
+        // NEF+Fine (12 on a D850) during the run; NEF (7) again afterwards.
         let sets = await rig.camera.transcript.filter { $0.code == .setDevicePropValue }.map(\.parameters)
         #expect(sets.contains([UInt32(DevicePropertyCode.compressionSetting.rawValue)]))
-        #expect(try await rig.value(.compressionSetting) == .uint8(4))
+        #expect(try await rig.value(.compressionSetting) == .uint8(7))
+    }
+
+    /// What a D850 run sets: NEF is 7 and NEF + Fine 12 in its numbering (4 would be JPEG Fine), and a setting the
+    /// camera had before (JPEG Normal, 2) comes back afterwards.
+    @Test(arguments: [(false, 7), (true, 12)])
+    func aD850RunSetsItsOwnNumbersAndRestoresTheSetting(keepJPEG: Bool, expected: Int) async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, model: .nikon)
+        defer { Task { await rig.close() } }
+        try await rig.session.setDevicePropValue(.compressionSetting, .uint8(2))
+        let log = DebugLog()
+        let summary = try await Self.runner(
+            rig, ShootPlan(format: .bayer14, count: 1, keepJPEG: keepJPEG), logger: log.logger
+        ).run()
+        #expect(summary.files.map(\.format) == (keepJPEG ? ["bayer14", "jpeg"] : ["bayer14"]))
+        #expect(log.messages.contains("set quality=\(expected)"), "\(log.messages)")
+        #expect(log.messages.contains { $0.contains("optimal-quality numbering") }, "\(log.messages)")
+        #expect(try await rig.value(.compressionSetting) == .uint8(2), "JPEG Normal again")
+    }
+
+    /// A value the body does not enumerate is never set: a D850 without NEF + Fine gets NEF + Fine★ (13).
+    @Test func aValueTheBodyDoesNotOfferIsNeverSet() async throws {
+        var model = CameraModel.nikon
+        model.qualityValues.removeAll { $0.value == .uint8(12) }
+        let rig = try await CaptureRig(width: 160, height: 120, model: model)
+        defer { Task { await rig.close() } }
+        let log = DebugLog()
+        let summary = try await Self.runner(rig, ShootPlan(format: .auto, count: 1, keepJPEG: true), logger: log.logger)
+            .run()
+        #expect(summary.files.count == 2)
+        #expect(log.messages.contains("set quality=13"), "\(log.messages)")
+    }
+
+    /// An older body keeps the numbering it has always had: NEF 4, NEF + Fine 7 (a D810, which libgphoto2 reads
+    /// with its table for unlisted Nikons).
+    @Test func anOlderBodyKeepsTheClassicNumbering() async throws {
+        var model = CameraModel.nikon
+        model.model = "D810"
+        model.qualityValues =
+            (0...2).map { CameraModel.QualityValue(value: .uint8($0), quality: .jpeg) }
+            + [CameraModel.QualityValue(value: .uint8(4), quality: .raw)]
+            + (5...7).map { CameraModel.QualityValue(value: .uint8($0), quality: .rawPlusJPEG) }
+        let rig = try await CaptureRig(width: 160, height: 120, model: model)
+        defer { Task { await rig.close() } }
+        try await rig.session.setDevicePropValue(.compressionSetting, .uint8(2))
+        let log = DebugLog()
+        let raw = try await Self.runner(rig, ShootPlan(format: .bayer14, count: 1), logger: log.logger).run()
+        #expect(raw.files.map(\.format) == ["bayer14"])
+        #expect(log.messages.contains("set quality=4"), "\(log.messages)")
+        let pair = try await Self.runner(rig, ShootPlan(format: .auto, count: 1, keepJPEG: true), logger: log.logger)
+            .run()
+        #expect(pair.files.count == 2)
+        #expect(log.messages.contains("set quality=7"), "\(log.messages)")
+        #expect(log.messages.contains { $0.contains("classic numbering") }, "\(log.messages)")
+        #expect(try await rig.value(.compressionSetting) == .uint8(2), "restored")
+    }
+
+    /// A body whose numbering neither its model nor its values tell (values up to 4 fit the classic and the D40
+    /// numbering): the run says so once, sets nothing, and shoots what the camera is set to.
+    @Test func aBodyOfUnknownNumberingWarnsOnceAndShootsAsSet() async throws {
+        var model = CameraModel.nikon
+        model.model = "D60"
+        model.qualityValues =
+            (0...2).map { CameraModel.QualityValue(value: .uint8($0), quality: .jpeg) }
+            + [
+                CameraModel.QualityValue(value: .uint8(3), quality: .raw),
+                CameraModel.QualityValue(value: .uint8(4), quality: .rawPlusJPEG),
+            ]
+        let rig = try await CaptureRig(width: 160, height: 120, model: model)
+        defer { Task { await rig.close() } }
+        #expect(try await rig.value(.compressionSetting) == .uint8(3))
+        let warnings = WarningLog()
+        let summary = try await Self.runner(rig, ShootPlan(format: .auto, count: 2), logger: warnings.logger).run()
+        #expect(summary.files.count == 2)
+        let messages = warnings.messages.filter { $0.contains("CompressionSetting") }
+        #expect(messages.count == 1, "\(warnings.messages)")
+        #expect(messages.first?.contains("cannot tell") == true && messages.first?.contains("D60") == true)
+        let writes = await rig.camera.transcript.filter {
+            $0.code == .setDevicePropValue && $0.parameters == [UInt32(DevicePropertyCode.compressionSetting.rawValue)]
+        }
+        #expect(writes.isEmpty, "the quality is left as set")
+        #expect(try await rig.value(.compressionSetting) == .uint8(3))
     }
 
     @Test(arguments: [(OutputFormat.bayer12, 12), (.bayer14, 14)])

@@ -29,6 +29,22 @@ import Testing
         #expect(CameraProfile.select(for: info, usbVendorID: .nikon).name == "generic")
     }
 
+    /// NEF first for RAW, NEF + Fine (then its ★, then coarser) for RAW+JPEG, JPEG Fine first for JPEG; TIFF for
+    /// none of them.
+    @Test func nikonQualityValuesFollowTheBodysNumbering() {
+        func values(_ table: NikonImageQualityTable, _ quality: ShotQuality) -> [PTPValue] {
+            CameraProfile.nikonQualityValues(table).filter { $0.quality == quality }.map(\.value)
+        }
+        #expect(values(.optimalQuality, .raw) == [.uint8(7)])
+        #expect(values(.optimalQuality, .rawPlusJPEG) == [12, 13, 10, 11, 8, 9].map { PTPValue.uint8($0) })
+        #expect(values(.optimalQuality, .jpeg) == [4, 5, 2, 3, 0, 1].map { PTPValue.uint8($0) })
+        #expect(values(.classic, .raw) == [.uint8(4)])
+        #expect(values(.classic, .rawPlusJPEG) == [7, 6, 5].map { PTPValue.uint8($0) })
+        #expect(values(.classic, .jpeg) == [2, 1, 0].map { PTPValue.uint8($0) })
+        #expect(values(.d40, .raw) == [.uint8(3)] && values(.d40, .rawPlusJPEG) == [.uint8(4)])
+        #expect(!CameraProfile.nikonQualityValues(.classic).contains { $0.value == .uint8(3) }, "TIFF")
+    }
+
     @Test func nikonBitDepthsAreRawBitModeCodes() throws {
         let profile = CameraProfile.nikon(logger: .init(label: "test"))
         #expect(try profile.rawBitDepthValue(for: 12, type: .uint8) == .uint8(0))

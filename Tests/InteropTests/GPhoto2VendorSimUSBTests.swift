@@ -1,12 +1,14 @@
 import Foundation
+import RawDecoders
 import TestSupport
 import Testing
 
 /// gphoto2 against each maker's personality on the fake USB bus, an independent check of each. libgphoto2 picks its
 /// code path by USB vendor ID, its `models[]` entry for the product ID, and the VendorExtensionID:
 ///
-/// - `nikon` (04B0, extension 10): `camera_nikon_capture`: InitiateCaptureRecInMedia to SDRAM, DeviceReady, Nikon
-///   GetEvent, the object at its SDRAM handle, DeleteObject; `nikon-no-object-event` the same, at 0xFFFF0001.
+/// - `nikon` (04B0:0441 "Nikon DSC D850", extension 10): `camera_nikon_capture`: InitiateCaptureRecInMedia to SDRAM,
+///   DeviceReady, Nikon GetEvent, the object at its SDRAM handle, DeleteObject; `nikon-no-object-event` the same, at
+///   0xFFFF0001. The product ID gives it libgphoto2's D850 image quality table (7 NEF, 12 NEF+Fine).
 /// - `canon` (04A9, 11): `camera_canon_eos_capture`: remote and event mode, UI lock, RemoteReleaseOn 1 then 2,
 ///   GetEvent records, the object held for the host, TransferComplete.
 /// - `sony` (054C:0C34 "Sony Alpha-A7 III (PC Control)", 0x11): the SDIO handshake in `camera_init`, then
@@ -46,19 +48,63 @@ import Testing
         // libgphoto2 names the file "capt0000.nef" only in its Nikon SDRAM capture; its generic capture would keep
         // the camera's name (DSC_0001.NEF).
         let script = """
+            "$2" --auto-detect
             "$2" --summary
             "$2" --get-config imagequality
             "$2" --capture-image-and-download
             """
         let result = try await Self.runScript(script, model: "nikon", in: folder)
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.contains("Nikon DSC D850"), "models[] entry: \(result.output)")
         #expect(result.output.contains("Manufacturer: Nikon Corporation"), "\(result.output)")
-        #expect(result.output.contains("Current: NEF (Raw)"), "libgphoto2 reads 4 as NEF: \(result.output)")
+        #expect(result.output.contains("Current: NEF (Raw)"), "libgphoto2 reads the D850's 7 as NEF: \(result.output)")
+        #expect(result.output.contains("Choice: 12 NEF+Fine*"), "the D850 table, ★ choices: \(result.output)")
         let nef = try Data(contentsOf: folder.file("capt0000.nef"))
         #expect(Array(nef.prefix(4)) == [0x4D, 0x4D, 0x00, 0x2A], "a big-endian TIFF")
         // rawcap reads what gphoto2 downloaded as a D850 NEF (through LibRaw) and writes its DNG.
         let camera = try await DownloadedRawFile.camera("capt0000.nef", in: folder)
         #expect(camera.make == "Nikon" && camera.model == "D850", "\(camera)")
+    }
+
+    /// rawcap and libgphoto2, an independent client, agree about what the D850's numbers mean: a quality rawcap
+    /// sets is the one gphoto2 reads and the other way round, a `bayer14` run shoots a NEF and puts the setting back,
+    /// and RAW+JPEG pairs a NEF-derived DNG with the camera's JPEG.
+    @Test func rawcapAndGphoto2AgreeOnTheD850sImageQuality() async throws {
+        let folder = try TemporaryDirectory("sim-usb-nikon-quality")
+        let rawcap = try RawcapBinary.path()
+        let script = """
+            rawcap() { "\(rawcap)" "$@" --camera usb; }
+            rawcap config set quality=jpeg-normal
+            "$2" --get-config imagequality | grep Current
+            rawcap shoot --format bayer14 -o raw
+            "$2" --get-config imagequality | grep Current
+            rawcap shoot --format bayer12 --keep-jpeg -o pair
+            "$2" --get-config imagequality | grep Current
+            rawcap config set quality=raw+jpeg
+            "$2" --get-config imagequality | grep Current
+            "$2" --set-config imagequality="NEF (Raw)"
+            rawcap config get quality
+            """
+        let result = try await Self.runScript(script, model: "nikon", in: folder)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n").map(String.init).filter {
+            $0.hasPrefix("Current:") || $0.hasPrefix("quality=")
+        }
+        #expect(
+            lines == [
+                "quality=jpeg-normal", "Current: JPEG Normal", "Current: JPEG Normal", "Current: JPEG Normal",
+                "quality=raw+jpeg", "Current: NEF+Fine", "quality=raw",
+            ], "\(result.output)\n\(result.errorOutput)")
+        for (subfolder, bits, files) in [("raw", 14, 1), ("pair", 12, 2)] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.file(subfolder).path)
+            #expect(names.filter { !$0.hasPrefix("rawcap-journal") }.count == files, "\(subfolder): \(names)")
+            #expect(files == 1 || names.contains { $0.hasSuffix(".jpg") }, "\(names)")
+            let dng = try #require(names.first { $0.hasSuffix(".dng") }, "\(subfolder): \(names)")
+            let frame = try #require(try RawDecoder.decode(contentsOf: folder.file(subfolder + "/" + dng).path).frame)
+            #expect(frame.metadata.model == "D850" && frame.bitsPerSample == bits, "\(subfolder)")
+            let journal = try String(contentsOf: folder.file(subfolder + "/rawcap-journal.jsonl"), encoding: .utf8)
+            #expect(journal.contains(".NEF"), "a NEF was shot: \(journal)")
+        }
     }
 
     /// `nikon-no-object-event`: with CaptureCompleteRecInSdram and no ObjectAddedInSdram, libgphoto2

@@ -33,6 +33,20 @@ import Testing
         #expect(quality["code"] as? String == "0x5004")
     }
 
+    /// A Nikon's quality is named by its body's numbering: the `nikon` personality is a D850, whose NEF is 7 and
+    /// NEF + Fine 12 (the generic names would read 7 as something else entirely).
+    @Test func aNikonsQualityIsNamedByItsBodysNumbering() async throws {
+        let result = try await Self.rawcap(["config", "list", "--camera", "sim", "--model", "nikon", "--json"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let properties = try #require(try Self.json(result)["properties"] as? [[String: Any]])
+        let quality = try #require(properties.first { $0["name"] as? String == "quality" }, "\(properties)")
+        #expect(quality["value"] as? String == "raw" && quality["rawValue"] as? Int == 7, "\(quality)")
+        let allowed = try #require(quality["allowed"] as? [String])
+        #expect(allowed.contains("raw+jpeg") && allowed.contains("jpeg-fine*") && !allowed.contains("7"))
+        let set = try await Self.rawcap(["config", "set", "quality=raw+jpeg", "--camera", "sim", "--model", "nikon"])
+        #expect(set.status == 0 && set.output == "quality=raw+jpeg\n", "\(set.output)\(set.errorOutput)")
+    }
+
     @Test func configGetAndSetPrintAssignmentsThatRoundTrip() async throws {
         let get = try await Self.rawcap(["config", "get", "iso", "shutter", "aperture", "wb", "--camera", "sim"])
         #expect(get.status == 0, "\(get.errorOutput)")

@@ -1,48 +1,67 @@
-/// Nikon's values of CompressionSetting (0x5004, a UINT8): the JPEG quality and whether a NEF is written.
+/// What one value of Nikon's CompressionSetting (0x5004, a UINT8) stores: a NEF, a JPEG, a TIFF, or a NEF with a
+/// JPEG from the same exposure.
 ///
-/// The table of Nikon DSLRs since the D3 (the D850 among them): 0–2 JPEG Basic/Normal/Fine, 3 TIFF (RGB), 4 NEF,
-/// 5–7 NEF + JPEG Basic/Normal/Fine. Sources: libgphoto2 `ptp.c` `ptp_value_list_Nikon` (4 "RAW", 5 "RAW + JPEG
-/// Basic"), and the "imagequality" widget of the libgphoto2 2.5.30 that Debian ships, which offers 4 as "NEF (Raw)"
-/// and 5/6 as "NEF+Basic"/"NEF+Normal" (checked with `rawcap sim usb --model nikon -- gphoto2 --get-config
-/// imagequality`). An older `config.c` `compression[]` numbered NEF 3 (D70-era bodies); Z bodies with "★" JPEG
-/// options use a longer table. Read the property's enumeration for what a body offers.
-public struct NikonImageQuality: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The property value.
-    public let rawValue: UInt8
-    /// Wraps any value.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+/// The numbers differ between bodies, so a value means nothing without its body's ``NikonImageQualityTable``: 4 is
+/// "NEF (Raw)" on a D3s or D810 and "JPEG Fine" on a D850. Labels are libgphoto2's (`camlibs/ptp2/config.c`
+/// tables `nikon_d3s_compression`, `nikon_d850_compression`): "JPEG Fine", "JPEG Fine*", "TIFF", "NEF (Raw)",
+/// "NEF+Fine", "NEF+Fine*"; the asterisk is Nikon's ★, JPEG compression for optimal quality rather than a fixed
+/// size, which the D500, D850 and later bodies offer as image qualities of their own.
+public struct NikonImageQuality: Hashable, Sendable, CustomStringConvertible {
+    /// A JPEG's compression, as Nikon names it.
+    public enum JPEGCompression: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// Basic: the smallest files.
+        case basic
+        /// Normal.
+        case normal
+        /// Fine: the least compression.
+        case fine
+
+        /// `Basic`, `Normal`, `Fine`.
+        public var description: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    }
+
+    /// Whether the shot includes a NEF.
+    public var includesRaw: Bool
+    /// The JPEG's compression, when the shot includes a JPEG.
+    public var jpeg: JPEGCompression?
+    /// Whether the JPEG is compressed for optimal quality (★) rather than to a fixed size.
+    public var optimalQuality: Bool
+    /// Whether the shot is an RGB TIFF.
+    public var isTIFF: Bool
+
+    private init(raw: Bool, jpeg: JPEGCompression?, optimal: Bool = false, tiff: Bool = false) {
+        (includesRaw, self.jpeg, optimalQuality, isTIFF) = (raw, jpeg, optimal, tiff)
+    }
 
     /// The property that holds it: standard CompressionSetting, 0x5004.
     public static let property = DevicePropertyCode.compressionSetting
 
-    /// JPEG Basic, 0.
-    public static let jpegBasic = NikonImageQuality(rawValue: 0)
-    /// JPEG Normal, 1.
-    public static let jpegNormal = NikonImageQuality(rawValue: 1)
-    /// JPEG Fine, 2.
-    public static let jpegFine = NikonImageQuality(rawValue: 2)
-    /// TIFF (RGB), 3.
-    public static let tiff = NikonImageQuality(rawValue: 3)
-    /// NEF (RAW) alone, 4.
-    public static let nef = NikonImageQuality(rawValue: 4)
-    /// NEF + JPEG Basic, 5.
-    public static let nefPlusBasic = NikonImageQuality(rawValue: 5)
-    /// NEF + JPEG Normal, 6.
-    public static let nefPlusNormal = NikonImageQuality(rawValue: 6)
-    /// NEF + JPEG Fine, 7.
-    public static let nefPlusFine = NikonImageQuality(rawValue: 7)
+    /// A NEF alone.
+    public static let nef = NikonImageQuality(raw: true, jpeg: nil)
+    /// An RGB TIFF.
+    public static let tiff = NikonImageQuality(raw: false, jpeg: nil, tiff: true)
 
-    private static let names: [UInt8: String] = [
-        0: "JPEG Basic", 1: "JPEG Normal", 2: "JPEG Fine", 3: "TIFF (RGB)", 4: "NEF (Raw)", 5: "NEF+Basic",
-        6: "NEF+Normal", 7: "NEF+Fine",
-    ]
+    /// A JPEG alone, ★ when `optimal`.
+    public static func jpeg(_ compression: JPEGCompression, optimal: Bool = false) -> NikonImageQuality {
+        NikonImageQuality(raw: false, jpeg: compression, optimal: optimal)
+    }
 
-    /// Whether the shot includes a NEF.
-    public var includesRaw: Bool { (4...7).contains(rawValue) }
+    /// A NEF and a JPEG, ★ when `optimal`.
+    public static func nefPlus(_ compression: JPEGCompression, optimal: Bool = false) -> NikonImageQuality {
+        NikonImageQuality(raw: true, jpeg: compression, optimal: optimal)
+    }
 
     /// Whether the shot includes a JPEG.
-    public var includesJPEG: Bool { rawValue <= 2 || (5...7).contains(rawValue) }
+    public var includesJPEG: Bool { jpeg != nil }
 
-    /// The label, or `Unknown(0x…)`.
-    public var description: String { Self.names[rawValue] ?? "Unknown(\(hex(rawValue)))" }
+    /// libgphoto2's label: `JPEG Fine`, `JPEG Fine*`, `TIFF`, `NEF (Raw)`, `NEF+Basic`, `NEF+Fine*`.
+    public var description: String {
+        let star = optimalQuality ? "*" : ""
+        switch (includesRaw, jpeg) {
+        case (true, nil): return "NEF (Raw)"
+        case (true, let jpeg?): return "NEF+\(jpeg)\(star)"
+        case (false, let jpeg?): return "JPEG \(jpeg)\(star)"
+        case (false, nil): return isTIFF ? "TIFF" : "None"
+        }
+    }
 }

@@ -145,10 +145,6 @@ import WireFormat
     }
 
     @Test func propertyTables() {
-        #expect(NikonImageQuality.nefPlusFine.includesRaw && NikonImageQuality.nefPlusFine.includesJPEG)
-        #expect(NikonImageQuality.nef.includesRaw && !NikonImageQuality.nef.includesJPEG)
-        #expect(
-            !NikonImageQuality.jpegFine.includesRaw && NikonImageQuality(rawValue: 9).description == "Unknown(0x0009)")
         #expect(NikonImageQuality.property.rawValue == 0x5004 && NikonRawBitMode.property.rawValue == 0xD149)
         #expect(NikonRawBitMode.fourteenBit.bitsPerSample == 14 && NikonRawBitMode.twelveBit.description == "12 bit")
         #expect(NikonRecordingMedia.sdram.rawValue == 1 && NikonRecordingMedia.property.rawValue == 0xD10B)
