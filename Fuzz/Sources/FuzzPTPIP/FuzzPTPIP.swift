@@ -5,7 +5,9 @@ import WireFormat
 ///
 /// The first byte picks how the stream is cut before it reaches the decoder. Any `WireError` is a correct outcome.
 /// Decoding must not depend on the cut, each packet must consume exactly its Length, and every decoded packet must
-/// survive an encode and decode.
+/// survive an encode and decode. The streaming decoder (what the transport uses for data phases: payload pieces as
+/// they arrive) must agree with the whole-packet decoder: the same packets once its pieces are put together, and
+/// an error exactly when the whole-packet decoder throws.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPTPIP(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
@@ -16,6 +18,9 @@ public func fuzzPTPIP(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let whole = decode(stream, step: stream.count)
     let split = decode(stream, step: step)
     if let whole, let split, whole != split { fatalError("decoding depends on how the stream was cut") }
+    let streamed = decodeStreaming(stream, step: step)
+    if (whole == nil) != (streamed == nil) { fatalError("the streaming and whole-packet decoders disagree on errors") }
+    if let whole, let streamed, whole != streamed { fatalError("the streaming decoder put together other packets") }
     if let whole {
         // Each packet consumed exactly its Length, and survives an encode and decode (names with invalid UTF-16
         // decode with U+FFFD, so the bytes themselves need not come back).
@@ -50,6 +55,40 @@ func decode(_ stream: [UInt8], step: Int) -> [PTPIPPacket]? {
         start = end
         do {
             while let packet = try decoder.decode() { packets.append(packet) }
+        } catch {
+            return nil
+        }
+    } while start < stream.count
+    return packets
+}
+
+/// Decodes `stream` fed `step` bytes at a time with ``PTPIPFrameDecoder/decodeStreaming()``, putting each Data and
+/// End Data packet together from its pieces; `nil` when the decoder threw.
+func decodeStreaming(_ stream: [UInt8], step: Int) -> [PTPIPPacket]? {
+    var decoder = PTPIPFrameDecoder()
+    var packets: [PTPIPPacket] = []
+    var payload: [UInt8] = []
+    var start = 0
+    repeat {
+        let end = min(stream.count, start + max(1, step))
+        decoder.append(stream[start..<end])
+        start = end
+        do {
+            while let frame = try decoder.decodeStreaming() {
+                switch frame {
+                case .packet(let packet):
+                    packets.append(packet)
+                case .payload(let piece):
+                    if piece.isFirst { payload = [] }
+                    guard piece.offset == payload.count else { fatalError("a payload piece out of order") }
+                    payload += piece.bytes
+                    guard piece.isLast else { break }
+                    packets.append(
+                        piece.type == .endData
+                            ? .endData(transactionID: piece.transactionID, payload: payload)
+                            : .data(transactionID: piece.transactionID, payload: payload))
+                }
+            }
         } catch {
             return nil
         }
