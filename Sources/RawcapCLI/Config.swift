@@ -134,7 +134,7 @@ enum ConfigSession {
                     // A Nikon's image quality numbers mean different things on different bodies: name them by
                     // this body's numbering (USB product only with Nikon's vendor ID).
                     let settings = try await loaded.identifyingNikonImageQuality(
-                        usbProductID: camera.link.usbVendorID == .nikon ? camera.link.usbProductID : nil)
+                        usbProductID: camera.link.nikonUSBProductID)
                     let result = try await body(settings)
                     await close()
                     return result
