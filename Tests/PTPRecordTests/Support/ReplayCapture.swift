@@ -21,17 +21,16 @@ struct ReplayedCapture: Sendable {
 }
 
 /// Replays `fixture` (a path under `Fixtures/`, or an absolute path) leniently behind the USB seam, opens a session, reads the
-/// DeviceInfo, and takes one shot with the capture driver for the camera's family (``FamilySequenceDriver``, the
-/// PTP/Vendors state machines), then downloads each announced object the recording holds.
-///
-/// When the per-family `CaptureDriver`s are on main, the driver line becomes
-/// `let driver = CameraProfile.select(for: info, usbVendorID: usbVendorID).driver`.
+/// DeviceInfo, and takes one shot with the production capture driver for the camera
+/// (``Capture/CameraProfile/select(for:usbVendorID:usbProductID:logger:)``: its `prepare`, `capture` and, however the
+/// shot ends, `finish`), then downloads each announced object the recording holds.
 func replayCapture(fixture: String, usbVendorID: USBVendorID?) async throws -> ReplayedCapture {
     let path =
         fixture.hasPrefix("/")
         ? fixture : ExternalTool.packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(fixture).path
     let conversation = try PTPConversation.load(path: path)
-    let camera = ReplayCamera(conversation: conversation, mode: .lenient, logger: Logger(label: "replay.test"))
+    let logger = Logger(label: "replay.test")
+    let camera = ReplayCamera(conversation: conversation, mode: .lenient, logger: logger)
     let session = PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(300)))
     let info: DeviceInfo
     do {
@@ -42,10 +41,11 @@ func replayCapture(fixture: String, usbVendorID: USBVendorID?) async throws -> R
         throw error
     }
     let family = CameraFamily.identify(info, usbVendorID: usbVendorID).family
-    let driver: any CaptureDriver = FamilySequenceDriver(family: family, info: info)
+    let driver = CameraProfile.select(for: info, usbVendorID: usbVendorID, logger: logger).driver
     var objects: [AnnouncedObject] = []
     var stoppedBy: String?
     do {
+        try await driver.prepare(session: session, logger: logger)
         objects = try await driver.capture(
             session: session, expecting: nil,
             timing: CaptureTiming(shotTimeout: .milliseconds(500), lateGrace: .milliseconds(200)), announce: { _ in })
@@ -61,6 +61,7 @@ func replayCapture(fixture: String, usbVendorID: USBVendorID?) async throws -> R
         _ = try await session.getObject(object.handle, into: sink)
         downloads[object.handle] = await sink.bytes
     }
+    await driver.finish(session: session, logger: logger)
     let responder = camera.responder
     let answered = (
         await responder.answeredFromRecording, await responder.answeredWithFallback,
@@ -69,111 +70,4 @@ func replayCapture(fixture: String, usbVendorID: USBVendorID?) async throws -> R
     await camera.stop()
     return ReplayedCapture(
         family: family, objects: objects, downloads: downloads, stoppedBy: stoppedBy, answered: answered)
-}
-
-/// A ``Capture/CaptureDriver`` that runs the PTP/Vendors state machine of a camera family step by step: Nikon's
-/// ``PTP/NikonCaptureSequence``, Canon's ``PTP/CanonEOSCapture/preparation`` and
-/// ``PTP/CanonEOSCaptureSequence``, Sony's handshake and ``PTP/SonyCaptureSequence``, Fujifilm's CaptureControl
-/// write before the standard capture, and ``Capture/StandardCaptureDriver`` for the rest. It announces each
-/// object once its ObjectInfo is read; downloading stays with the caller. Test code, standing in for the
-/// per-family drivers until they land.
-struct FamilySequenceDriver: CaptureDriver {
-    var family: CameraFamily
-    var info: DeviceInfo
-
-    var name: String { "sequence-\(family)" }
-
-    func capture(
-        session: PTPSession, expecting: Int?, timing: CaptureTiming,
-        announce: @Sendable (AnnouncedObject) async -> Void
-    ) async throws -> [AnnouncedObject] {
-        var objects: [AnnouncedObject] = []
-        func found(_ handle: ObjectHandle) async throws {
-            let object = AnnouncedObject(handle: handle, info: try await session.getObjectInfo(handle))
-            objects.append(object)
-            await announce(object)
-        }
-        switch family {
-        case .nikon:
-            var sequence = NikonCaptureSequence(configuration: .init(pollInterval: .zero, maxPolls: 50))
-            var step = sequence.firstStep
-            while true {
-                switch step {
-                case .initiateCapture:
-                    step = sequence.next(after: try await session.nikonInitiateCaptureRecInSdram() ? .accepted : .busy)
-                case .checkDeviceReady:
-                    step = sequence.next(after: try await session.nikonDeviceReady() ? .accepted : .busy)
-                case .getEvents:
-                    step = sequence.next(after: .events(try await session.nikonGetEvents().events))
-                case .download(let handles):
-                    for handle in handles { try await found(handle) }
-                    return objects
-                case .failed(let reason):
-                    throw CaptureError(.captureTimeout, reason)
-                }
-            }
-        case .canonEOS:
-            for step in CanonEOSCapture.preparation {
-                switch step {
-                case .operation(let code, let parameters): try await session.execute(code, parameters: parameters)
-                case .setProperty(let value): try await session.canonSetPropertyValue(value)
-                case .drainEvents:
-                    var polls = 0
-                    while polls < 50, !(try await session.canonGetEvents().events.isEmpty) { polls += 1 }
-                }
-            }
-            var sequence = CanonEOSCaptureSequence(
-                info: info, configuration: .init(pollInterval: .zero, maxPolls: 50))
-            var step = sequence.firstStep
-            while true {
-                switch step {
-                case .operation(let code, let parameters):
-                    try await session.execute(code, parameters: parameters)
-                    step = sequence.next(after: .done)
-                case .getEvents:
-                    step = sequence.next(after: .events(try await session.canonGetEvents()))
-                case .download(let request):
-                    try await found(request.handle)
-                    step = sequence.next(after: .done)
-                case .finished:
-                    return objects
-                case .failed(let reason):
-                    throw CaptureError(.captureTimeout, reason)
-                }
-            }
-        case .sony:
-            _ = try await session.sonyConnect()
-            var sequence = SonyCaptureSequence(configuration: .init(pollInterval: .zero, maxPolls: 50))
-            var step = sequence.firstStep
-            while true {
-                switch step {
-                case .press(let control, let value):
-                    try await session.sonySetControlDeviceB(control, .uint16(value))
-                    step = sequence.next(after: .done)
-                case .pollPendingObjects:
-                    step = sequence.next(after: .pendingObjects(try await session.sonyPendingObjectCount()))
-                case .download(let handle):
-                    try await found(handle)
-                    step = sequence.next(after: .done)
-                case .finished:
-                    return objects
-                case .failed(let reason):
-                    throw CaptureError(.captureTimeout, reason)
-                }
-            }
-        case .fujifilm:
-            for step in FujifilmCapture.sequence(autofocus: false).dropLast() {
-                try await session.setDevicePropValue(
-                    FujifilmCapture.captureControlProperty, .uint16(step.captureControl))
-                try await session.initiateCapture()
-            }
-            try await session.setDevicePropValue(
-                FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.shootControl))
-            return try await StandardCaptureDriver().capture(
-                session: session, expecting: expecting, timing: timing, announce: announce)
-        case .generic:
-            return try await StandardCaptureDriver().capture(
-                session: session, expecting: expecting, timing: timing, announce: announce)
-        }
-    }
 }
