@@ -113,6 +113,9 @@ extension RawcapCommand {
                 do {
                     connected.append((spec, try await CameraConnector.connect(options)))
                 } catch {
+                    // The journal says why this camera's run never started (the camera went away while it was
+                    // being identified, say), as it does when opening the session fails.
+                    (try? Journal(folder: store.folder))?.recordQuietly(CaptureRunner.failureEntry(error))
                     results.append((spec, .failure(error)))
                 }
             }
