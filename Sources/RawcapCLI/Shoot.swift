@@ -115,7 +115,9 @@ extension RawcapCommand {
                 } catch {
                     // The journal says why this camera's run never started (the camera went away while it was
                     // being identified, say), as it does when opening the session fails.
-                    (try? Journal(folder: store.folder))?.recordQuietly(CaptureRunner.failureEntry(error))
+                    var entry = CaptureRunner.failureEntry(error)
+                    entry.camera = "\(spec)"
+                    (try? Journal(folder: store.folder))?.recordQuietly(entry)
                     results.append((spec, .failure(error)))
                 }
             }

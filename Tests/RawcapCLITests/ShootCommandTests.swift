@@ -258,8 +258,13 @@ import Testing
         #expect(files.filter { $0.hasPrefix("Emulated-Camera-RC0000001-") }.count == 2, "\(files)")
         #expect(files.filter { $0.hasPrefix("Emulated-Camera-RC0000002-") }.count == 2, "\(files)")
         #expect(!files.contains { $0.contains("-1.") }, "no -1 suffix: \(files)")
-        let runs = Set(try Self.journal(folder).compactMap { $0["run"] as? String })
-        #expect(runs.count == 2)
+        // Two runs, and the third camera's attempt: one run-failed line that names it.
+        let journal = try Self.journal(folder)
+        let runs = Set(journal.compactMap { $0["run"] as? String })
+        #expect(runs.count == 3)
+        let failed = journal.filter { $0["event"] as? String == "run-failed" }
+        #expect(failed.count == 1)
+        #expect((failed.first?["camera"] as? String)?.hasPrefix("replay:") == true, "\(failed)")
     }
 
     @Test func aSimSerialNamesTheFilesAndTheNextSimCamerasGetTheirOwn() async throws {
