@@ -138,7 +138,9 @@ public struct CameraModel: Hashable, Sendable {
         /// The light the camera balances for; `nil` measures the scene's own light (automatic).
         public var balancesFor: SceneIlluminant?
         /// Creates an entry.
-        public init(value: UInt16, balancesFor: SceneIlluminant?) { (self.value, self.balancesFor) = (value, balancesFor) }
+        public init(value: UInt16, balancesFor: SceneIlluminant?) {
+            (self.value, self.balancesFor) = (value, balancesFor)
+        }
     }
 
     /// The raw bit depth property of the generic model: vendor range, UINT8, enumeration 12/14/16.
