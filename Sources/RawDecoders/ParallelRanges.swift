@@ -1,22 +1,12 @@
 import Dispatch
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import RawImage
 
 /// Splits work over the machine's cores for the large, memory-bound passes of reading a file: reading its bytes and
 /// unpacking its strips. Fresh memory costs a page fault per 4 KiB the first time it is touched, and those faults
 /// run in parallel, so even a plain copy goes nearly twice as fast on two cores.
 enum ParallelRanges {
     /// The number of cores online, read once.
-    static let coreCount: Int = {
-        #if canImport(Glibc)
-            let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-            return online > 0 ? Int(online) : 1
-        #else
-            return 1
-        #endif
-    }()
+    static var coreCount: Int { ProcessInfoCores.count }
 
     /// Splits `0..<count` into at most ``coreCount`` contiguous ranges of at least `minimum` elements and calls
     /// `body` on each concurrently (inline when there is only one); returns the results in range order.

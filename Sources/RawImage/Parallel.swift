@@ -34,9 +34,10 @@ enum Parallel {
     }
 }
 
-/// The number of cores to spread work over, read once.
-enum ProcessInfoCores {
-    static let count: Int = {
+/// The number of cores to spread work over, read once (also what RawDecoders splits file reading by).
+public enum ProcessInfoCores {
+    /// Cores online.
+    public static let count: Int = {
         #if canImport(Glibc)
             let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
             return online > 0 ? Int(online) : 1
