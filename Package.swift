@@ -156,7 +156,8 @@ let package = Package(
             // The fake-USB reach runs libusb in the test process against umockdev's bus (see PTPUSBTests).
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]),
         .testTarget(
-            name: "CameraControlTests", dependencies: ["CameraControl", "CameraEmulator", "PTP", "WireFormat"]),
+            name: "CameraControlTests",
+            dependencies: ["CameraControl", "CameraEmulator", "PTP", "WireFormat", "TestSupport"]),
         .testTarget(name: "RawDecodersTests", dependencies: ["RawDecoders", "DNG", "RawImage", "LosslessJPEG", "TestSupport"]),
         .testTarget(
             name: "DNGTests",

@@ -156,7 +156,4 @@ public struct CameraProfile: Sendable {
             currentValue: current, form: form)
         return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: translated)
     }
-
-    /// The quality a value of ``qualityProperty`` selects, as ``qualityValues`` name it.
-    public func quality(for value: PTPValue) -> ShotQuality? { qualityValues.first { $0.value == value }?.quality }
 }

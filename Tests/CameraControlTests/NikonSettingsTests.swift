@@ -3,6 +3,7 @@ import CameraEmulator
 import Foundation
 import Logging
 import PTP
+import TestSupport
 import Testing
 
 /// `quality` on Nikon bodies: CompressionSetting's numbers mean different things on different bodies
@@ -10,22 +11,13 @@ import Testing
 /// rawcap cannot tell it.
 @Suite struct NikonSettingsTests {
     /// Warnings logged, for the "say so once" check.
-    final class Warnings: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [String] = []
-        func append(_ message: String) { lock.withLock { stored.append(message) } }
-        var messages: [String] { lock.withLock { stored } }
-        var logger: Logger { Logger(label: "test.nikon") { _ in Handler(warnings: self) } }
-
-        struct Handler: LogHandler {
-            let warnings: Warnings
-            var logLevel: Logger.Level = .warning
-            var metadata: Logger.Metadata = [:]
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-            func log(event: LogEvent) { warnings.append("\(event.message)") }
+    final class Warnings: Sendable {
+        private let store = CapturingLogHandler.Store()
+        var messages: [String] { store.all }
+        var logger: Logger {
+            var logger = Logger(label: "test.nikon") { [store] _ in CapturingLogHandler(store: store) }
+            logger.logLevel = .warning
+            return logger
         }
     }
 

@@ -44,8 +44,12 @@ public func fuzzPTPIP(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-/// Decodes `stream` fed `step` bytes at a time; `nil` when the decoder threw.
-func decode(_ stream: [UInt8], step: Int) -> [PTPIPPacket]? {
+/// Feeds `stream` to a new decoder `step` bytes at a time, calling `drain` after each feed to take what decodes;
+/// the packets `drain` collected, or `nil` when it threw.
+func feed(
+    _ stream: [UInt8], step: Int,
+    _ drain: (inout PTPIPFrameDecoder, inout [PTPIPPacket]) throws(WireError) -> Void
+) -> [PTPIPPacket]? {
     var decoder = PTPIPFrameDecoder()
     var packets: [PTPIPPacket] = []
     var start = 0
@@ -54,7 +58,7 @@ func decode(_ stream: [UInt8], step: Int) -> [PTPIPPacket]? {
         decoder.append(stream[start..<end])
         start = end
         do {
-            while let packet = try decoder.decode() { packets.append(packet) }
+            try drain(&decoder, &packets)
         } catch {
             return nil
         }
@@ -62,36 +66,32 @@ func decode(_ stream: [UInt8], step: Int) -> [PTPIPPacket]? {
     return packets
 }
 
+/// Decodes `stream` fed `step` bytes at a time; `nil` when the decoder threw.
+func decode(_ stream: [UInt8], step: Int) -> [PTPIPPacket]? {
+    feed(stream, step: step) { (decoder, packets) throws(WireError) in
+        while let packet = try decoder.decode() { packets.append(packet) }
+    }
+}
+
 /// Decodes `stream` fed `step` bytes at a time with ``PTPIPFrameDecoder/decodeStreaming()``, putting each Data and
 /// End Data packet together from its pieces; `nil` when the decoder threw.
 func decodeStreaming(_ stream: [UInt8], step: Int) -> [PTPIPPacket]? {
-    var decoder = PTPIPFrameDecoder()
-    var packets: [PTPIPPacket] = []
     var payload: [UInt8] = []
-    var start = 0
-    repeat {
-        let end = min(stream.count, start + max(1, step))
-        decoder.append(stream[start..<end])
-        start = end
-        do {
-            while let frame = try decoder.decodeStreaming() {
-                switch frame {
-                case .packet(let packet):
-                    packets.append(packet)
-                case .payload(let piece):
-                    if piece.isFirst { payload = [] }
-                    guard piece.offset == payload.count else { fatalError("a payload piece out of order") }
-                    payload += piece.bytes
-                    guard piece.isLast else { break }
-                    packets.append(
-                        piece.type == .endData
-                            ? .endData(transactionID: piece.transactionID, payload: payload)
-                            : .data(transactionID: piece.transactionID, payload: payload))
-                }
+    return feed(stream, step: step) { (decoder, packets) throws(WireError) in
+        while let frame = try decoder.decodeStreaming() {
+            switch frame {
+            case .packet(let packet):
+                packets.append(packet)
+            case .payload(let piece):
+                if piece.isFirst { payload = [] }
+                guard piece.offset == payload.count else { fatalError("a payload piece out of order") }
+                payload += piece.bytes
+                guard piece.isLast else { break }
+                packets.append(
+                    piece.type == .endData
+                        ? .endData(transactionID: piece.transactionID, payload: payload)
+                        : .data(transactionID: piece.transactionID, payload: payload))
             }
-        } catch {
-            return nil
         }
-    } while start < stream.count
-    return packets
+    }
 }

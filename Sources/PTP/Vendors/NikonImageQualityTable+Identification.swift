@@ -133,8 +133,5 @@ extension NikonImageQualityTable {
     }
 }
 
-/// Four upper-case hex digits.
-private func hex4(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-}
+/// Four upper-case hex digits: ``hex(_:)`` without its `0x`.
+private func hex4(_ value: UInt16) -> String { String(hex(value).dropFirst(2)) }
