@@ -71,18 +71,20 @@ public struct FileNamer: Hashable, Sendable {
 
     /// The stem for `values`, sanitised; a bracket step is appended when the template has no `{bracket}`.
     public func stem(_ values: Values) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: values.date)
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let text = String(value ?? 0)
+        // Local time with localtime_r (TZ, else /etc/localtime, as Foundation's TimeZone.current), without loading
+        // ICU's calendar for it.
+        var time = time_t(values.date.timeIntervalSince1970.rounded(.down))
+        var local = tm()
+        _ = localtime_r(&time, &local)
+        func pad(_ value: some BinaryInteger, _ width: Int) -> String {
+            let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
         let bracket = values.bracket.map(Self.bracketLabel) ?? ""
         var text = template
         let replacements: [(String, String)] = [
-            ("date", pad(parts.year, 4) + pad(parts.month, 2) + pad(parts.day, 2)),
-            ("time", pad(parts.hour, 2) + pad(parts.minute, 2) + pad(parts.second, 2)),
+            ("date", pad(local.tm_year + 1900, 4) + pad(local.tm_mon + 1, 2) + pad(local.tm_mday, 2)),
+            ("time", pad(local.tm_hour, 2) + pad(local.tm_min, 2) + pad(local.tm_sec, 2)),
             ("seq", pad(values.sequence, 4)), ("n", String(values.frameNumber)),
             ("camera", Self.sanitize(values.camera)), ("serial", Self.sanitize(values.serial)),
             ("bracket", bracket),

@@ -25,7 +25,6 @@ public final class Journal: @unchecked Sendable {
     private let descriptor: Int32
     private let lock = NSLock()
     private let encoder: JSONEncoder
-    private let formatter: ISO8601DateFormatter
 
     /// Opens (creating if needed) the journal in `folder`.
     ///
@@ -41,17 +40,13 @@ public final class Journal: @unchecked Sendable {
         self.runID = runID
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     }
 
     deinit { close(descriptor) }
 
     /// A new run ID: the UTC time and a random suffix.
     public static func makeRunID() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime]
-        return formatter.string(from: Date()) + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        UTCTimestamp.basic(Date()) + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
     }
 
     /// Appends `entry`, stamped with the time and the run, and syncs it.
@@ -59,7 +54,7 @@ public final class Journal: @unchecked Sendable {
     /// - Throws: ``CaptureError/Code-swift.struct/outputUnavailable`` when the line cannot be written (full disk).
     public func record(_ entry: JournalEntry) throws {
         var entry = entry
-        entry.time = formatter.string(from: Date())
+        entry.time = UTCTimestamp.extended(Date())
         entry.run = runID
         if entry.camera == nil { entry.camera = camera }
         if entry.serial == nil { entry.serial = serial }

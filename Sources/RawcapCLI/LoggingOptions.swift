@@ -1,4 +1,5 @@
 import ArgumentParser
+import Capture
 import Foundation
 import Logging
 
@@ -75,9 +76,5 @@ public struct RawcapLogHandler: LogHandler {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    private static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
-    }
+    private static func timestamp() -> String { UTCTimestamp.extended(Date()) }
 }
