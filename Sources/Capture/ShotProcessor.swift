@@ -158,15 +158,23 @@ public struct ShotProcessor: Sendable {
                 "frame \(shot.frame): the camera stored no raw file (only \(shot.jpeg?.object.info.filename ?? "nothing"))"
             )
         }
+        // Beside the raw decoding and encoding, on other threads: the camera's JPEG is made into the DNG's previews,
+        // and, with --keep-jpeg, written to its temporary file and synced (it is published only after the raw file
+        // is safe and journaled, as before).
+        let previewJob = shot.jpeg.map { jpeg in
+            BackgroundJob { Result { try DNGPreviews.render(fromCameraJPEG: try JPEGImage(validating: jpeg.bytes)) } }
+        }
+        let jpegAhead = savesJPEG ? shot.jpeg.map { JPEGAhead($0.bytes, path: store.path(stem + ".jpg")) } : nil
+        defer { jpegAhead?.discard() }
         let decoded: DecodedRaw
         do {
             decoded = try RawDecoder.decode(raw.bytes[...])
         } catch {
             throw CaptureError(.badObject, "frame \(shot.frame): \(raw.object.info.filename) does not decode: \(error)")
         }
-        let cameraPreview = shot.jpeg.flatMap { jpeg -> DNGPreviews? in
+        let cameraPreview = previewJob.flatMap { job -> DNGPreviews? in
             do {
-                return try DNGPreviews.render(fromCameraJPEG: try JPEGImage(validating: jpeg.bytes))
+                return try job.wait().get()
             } catch {
                 warn(
                     "frame \(shot.frame): the camera's JPEG cannot be used as the preview (\(error)); rendering one",
@@ -241,11 +249,11 @@ public struct ShotProcessor: Sendable {
         try record(
             path: target, size: size, sha256: MessageDigest.hex(digest), kind: kind, formatName: formatName,
             object: raw.object, exposure: Self.exposure(metadata))
-        if savesJPEG, let jpeg = shot.jpeg {
-            let path = try store.write(jpeg.bytes, name: stem + ".jpg")
+        if let jpegAhead, let jpeg = shot.jpeg {
+            let sha256 = try jpegAhead.commit()
             try record(
-                path: path, size: jpeg.bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, jpeg.bytes)),
-                kind: "jpeg", formatName: "jpeg", object: jpeg.object, exposure: Self.exposure(metadata))
+                path: jpegAhead.path, size: jpeg.bytes.count, sha256: sha256, kind: "jpeg", formatName: "jpeg",
+                object: jpeg.object, exposure: Self.exposure(metadata))
         }
         if !savesJPEG, let jpeg = shot.jpeg {
             var entry = JournalEntry(JournalEntry.Event.objectNotSaved)
@@ -281,5 +289,47 @@ extension Duration {
     var seconds: Double {
         let (whole, fraction) = components
         return Double(whole) + Double(fraction) / 1e18
+    }
+}
+
+/// A camera JPEG written to its temporary file, synced and hashed on a background thread while the shot's raw file is
+/// decoded and encoded (``ShotProcessor/process(_:)``); ``commit()`` then only publishes it. Until then it is a hidden
+/// temporary file, removed by ``discard()``, so a shot whose raw file fails leaves no JPEG, as when the JPEG was
+/// written after the raw file.
+private final class JPEGAhead: Sendable {
+    /// The file and its SHA-256, made on the job's thread and used after `wait()` only.
+    private struct Prepared: @unchecked Sendable {
+        let file: OutputFile
+        let sha256: String
+    }
+
+    /// The final path.
+    let path: String
+    private let job: BackgroundJob<Result<Prepared, DNGError>>
+
+    init(_ bytes: [UInt8], path: String) {
+        self.path = path
+        job = BackgroundJob {
+            Result { () throws(DNGError) in
+                let file = try OutputFile(creatingAt: path)
+                try file.write(bytes)
+                try file.sync()
+                return Prepared(file: file, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, bytes)))
+            }
+        }
+    }
+
+    /// Publishes the file under ``path`` (``DNG/OutputFile/commit()``) and returns its SHA-256 in lowercase hex.
+    ///
+    /// - Throws: ``DNG/DNGError`` when it could not be written or published; nothing is left then.
+    func commit() throws(DNGError) -> String {
+        let prepared = try job.wait().get()
+        try prepared.file.commit()
+        return prepared.sha256
+    }
+
+    /// Waits for the job and removes the temporary file unless ``commit()`` published it.
+    func discard() {
+        if case .success(let prepared) = job.wait() { prepared.file.discard() }
     }
 }

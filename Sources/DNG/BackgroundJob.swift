@@ -1,12 +1,12 @@
 import Dispatch
 
 /// A computation started on a background thread, whose result is collected later.
-final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
+package final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
     private let group = DispatchGroup()
     // Written once by the job before `group.leave()`, read only after `group.wait()`.
     private var value: Value?
 
-    init(_ work: @escaping @Sendable () -> Value) {
+    package init(_ work: @escaping @Sendable () -> Value) {
         group.enter()
         DispatchQueue.global(qos: .userInitiated).async {
             self.value = work()
@@ -15,7 +15,7 @@ final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Blocks until the job has finished and returns its result.
-    func wait() -> Value {
+    package func wait() -> Value {
         group.wait()
         guard let value else { preconditionFailure("BackgroundJob finished without a value") }
         return value

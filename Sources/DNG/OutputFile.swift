@@ -100,6 +100,15 @@ public final class OutputFile {
         try bytes.withUnsafeBytes { buffer in Result { () throws(DNGError) in try write(buffer) } }.get()
     }
 
+    /// `fsync`s the temporary file now, so that a later ``commit()`` mostly publishes it (its own `fsync` then finds
+    /// little left to write): for a file written ahead of the moment it may appear.
+    ///
+    /// - Throws: ``DNGError`` naming the path; the file stays (``discard()`` or release removes it).
+    public func sync() throws(DNGError) {
+        precondition(isOpen, "OutputFile.sync() after commit() or discard()")
+        guard fsync(fileDescriptor) == 0 else { throw DNGError.system("fsync", path: path, errno: errno) }
+    }
+
     /// Makes the file durable and visible under ``path``.
     ///
     /// - Throws: ``DNGError/Code/fileExists`` when a file of that name appeared since ``init(creatingAt:)`` (it is

@@ -1,0 +1,75 @@
+import CameraEmulator
+import DNG
+import Foundation
+import PTP
+import RawImage
+import TestSupport
+import Testing
+
+@testable import Capture
+
+/// `ShotProcessor` with `--keep-jpeg`: the camera's JPEG is written and synced while the raw file is encoded, but it
+/// appears, and is journaled, only after the raw file; a shot whose raw file fails leaves no JPEG.
+@Suite struct ShotProcessorTests {
+    private static func processor(_ folder: TemporaryDirectory) throws -> (ShotProcessor, Journal) {
+        let journal = try Journal(folder: folder.url.path)
+        let processor = ShotProcessor(
+            format: ResolvedFormat(product: .bayer, rawBitDepth: 12), keepJPEG: true, options: DNGOptions(),
+            namer: try FileNamer(template: "shot{n}"), camera: "Test Camera", serial: "1",
+            store: try OutputStore(folder: folder.url.path), journal: journal)
+        return (processor, journal)
+    }
+
+    private static func shot(raw: [UInt8], jpeg: [UInt8]) -> ShotProcessor.Shot {
+        func object(_ handle: UInt32, _ name: String, _ format: ObjectFormatCode) -> AnnouncedObject {
+            AnnouncedObject(handle: ObjectHandle(rawValue: handle), info: ObjectInfo(objectFormat: format, filename: name))
+        }
+        return ShotProcessor.Shot(
+            frame: 1, index: 1, bracket: nil, date: Date(), sequence: 1,
+            raw: (object(1, "IMG_0001.TIF", .tiffEP), raw), jpeg: (object(2, "IMG_0001.JPG", .exifJPEG), jpeg),
+            captureSeconds: 0, downloadSeconds: 0, triggered: .now)
+    }
+
+    private static func cameraJPEG() throws -> [UInt8] {
+        let pixels = (0..<(320 * 240 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        return try JPEGImage(encoding: try RGBImage8(width: 320, height: 240, pixels: pixels)).bytes
+    }
+
+    private static func names(in folder: TemporaryDirectory) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+    }
+
+    private static func events(in folder: TemporaryDirectory) throws -> [String] {
+        let text = try String(contentsOfFile: folder.file(Journal.fileName).path, encoding: .utf8)
+        return text.split(separator: "\n").map { line in
+            let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return "\(entry?["event"] ?? "?")/\(entry?["kind"] ?? "-")"
+        }
+    }
+
+    @Test func theJPEGIsSavedAfterTheRawFileByteForByte() throws {
+        let folder = try TemporaryDirectory("shot-processor")
+        let (processor, _) = try Self.processor(folder)
+        let frame = try RawFrame(
+            width: 320, height: 240, bitsPerSample: 12,
+            samples: (0..<(320 * 240)).map { UInt16(truncatingIfNeeded: $0 &* 31) & 0x0FFF }, cfa: .rggb,
+            blackLevels: [0, 0, 0, 0], whiteLevel: 4095)
+        let jpeg = try Self.cameraJPEG()
+        let saved = try processor.process(Self.shot(raw: try TIFFEPWriter.encode(frame, software: "test"), jpeg: jpeg))
+        #expect(saved.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["shot1.dng", "shot1.jpg"])
+        #expect(try Self.names(in: folder) == ["rawcap-journal.jsonl", "shot1.dng", "shot1.jpg"])
+        #expect(FileManager.default.contents(atPath: folder.file("shot1.jpg").path) == Data(jpeg))
+        #expect(saved.last?.sha256 == MessageDigest.hex(MessageDigest.hash(.sha256, jpeg)))
+        #expect(try Self.events(in: folder) == ["file-written/dng", "file-written/jpeg"])
+    }
+
+    @Test func aShotWhoseRawFailsLeavesNoJPEG() throws {
+        let folder = try TemporaryDirectory("shot-processor-bad")
+        let (processor, _) = try Self.processor(folder)
+        #expect(throws: CaptureError(.badObject)) {
+            try processor.process(Self.shot(raw: [UInt8](repeating: 0x49, count: 4096), jpeg: try Self.cameraJPEG()))
+        }
+        // Neither the JPEG nor its temporary file: only the (empty) journal.
+        #expect(try Self.names(in: folder) == ["rawcap-journal.jsonl"])
+    }
+}
