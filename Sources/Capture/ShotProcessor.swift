@@ -182,6 +182,10 @@ public struct ShotProcessor: Sendable {
                 return nil
             }
         }
+        // The DNG writer reads the finished file's SHA-256 back while it syncs and publishes the file.
+        var options = options
+        options.computesFileSHA256 = true
+        var written: DNGWriter.Result?
         let rawPath = stem + "." + (extensions.first ?? "dng")
         let target = store.path(rawPath)
         var formatName = format.description
@@ -196,14 +200,14 @@ public struct ShotProcessor: Sendable {
             }
             formatName = "bayer\(frame.bitsPerSample)"
             do {
-                try DNGWriter.write(
+                written = try DNGWriter.write(
                     frame, previews: try cameraPreview ?? DNGPreviews.render(from: frame), options: options, to: target)
             } catch let error as DNGError
                 where format.linearFallback && [.unsupportedBitDepth, .invalidInput].contains(error.code)
             {
                 warn("auto: the raw cannot be stored as CFA data (\(error)); writing a linear DNG instead", shot: shot)
                 let image = try LinearImage(demosaicing: frame)
-                try DNGWriter.write(
+                written = try DNGWriter.write(
                     image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
                 formatName = "linear"
             }
@@ -217,7 +221,7 @@ public struct ShotProcessor: Sendable {
             warn(
                 "auto: the camera's raw is already demosaiced (LinearRaw), so the DNG is linear, not Bayer", shot: shot)
             metadata = image.metadata
-            try DNGWriter.write(
+            written = try DNGWriter.write(
                 image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
             formatName = "linear"
         case (.linear, _):
@@ -227,7 +231,7 @@ public struct ShotProcessor: Sendable {
             case .linear(let linear): image = linear
             }
             metadata = image.metadata
-            try DNGWriter.write(
+            written = try DNGWriter.write(
                 image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
         case (.tiff, _):
             let rendered: RGBImage16
@@ -243,8 +247,9 @@ public struct ShotProcessor: Sendable {
         case (.jpeg, _):
             return saved  // handled above
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
-        let digest = try MessageDigest.hashFile(.sha256, at: target)
+        let size =
+            written?.byteCount ?? (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+        let digest = try written?.sha256 ?? MessageDigest.hashFile(.sha256, at: target)
         let kind = format.product == .tiff ? "tiff" : "dng"
         try record(
             path: target, size: size, sha256: MessageDigest.hex(digest), kind: kind, formatName: formatName,

@@ -35,6 +35,9 @@ public struct DNGOptions: Sendable, Hashable {
     public var profileName: String
     /// TIFF Software; default `nil` (nothing written), so the same input gives the same bytes across versions.
     public var software: String?
+    /// Whether ``DNGWriter`` also returns the finished file's SHA-256 (``DNGWriter/Result/sha256``), read back on
+    /// another thread while the file is synced and published; default `false`.
+    public var computesFileSHA256 = false
 
     /// Creates options.
     public init(

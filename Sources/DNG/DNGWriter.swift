@@ -23,6 +23,9 @@ public enum DNGWriter {
         public let byteCount: Int
         /// Warnings libtiff printed while writing (none are expected; kept for diagnostics).
         public let warnings: [String]
+        /// The file's SHA-256, when ``DNGOptions/computesFileSHA256`` asked for it (`nil` also when the finished file
+        /// could not be read back; the file is published then all the same).
+        public var sha256: [UInt8]?
     }
 
     /// Writes `plan` as a new file at `path` through ``OutputFile``: a temporary file, `fsync`, then published without
@@ -48,7 +51,8 @@ public enum DNGWriter {
         var encoder = DNGEncoder(options: options)
         encoder.streamsLosslessTiles = true
         return try write(
-            to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil
+            to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil,
+            fileDigest: options.computesFileSHA256
         ) { handling throws(DNGError) in
             try encoder.plan(for: frame, previews: .ready(previews), digest: handling)
         }
@@ -72,7 +76,7 @@ public enum DNGWriter {
         do {
             return try write(
                 to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil,
-                thumbnail: previews
+                fileDigest: options.computesFileSHA256, thumbnail: previews
             ) { handling throws(DNGError) in
                 try encoder.plan(for: frame, previews: .pending(previews), digest: handling)
             }
@@ -91,17 +95,19 @@ public enum DNGWriter {
         var encoder = DNGEncoder(options: options)
         encoder.streamsLosslessTiles = true
         return try write(
-            to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: image) : nil
+            to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: image) : nil,
+            fileDigest: options.computesFileSHA256
         ) { handling throws(DNGError) in
             try encoder.plan(for: image, previews: .ready(previews), digest: handling)
         }
     }
 
     /// Plans and writes a new file at `path`, computing `pending`'s digests alongside; with `thumbnail`, the plan's
-    /// IFD0 strip is a placeholder that gets those previews' thumbnail at the end.
+    /// IFD0 strip is a placeholder that gets those previews' thumbnail at the end; with `fileDigest`, the finished
+    /// file's SHA-256 is read back on another thread while this one syncs and publishes it.
     private static func write(
-        to path: String, pending: DNGEncoder.PendingDigest?, thumbnail previews: PendingPreviews? = nil,
-        plan makePlan: (DNGEncoder.DigestHandling) throws(DNGError) -> DNGPlan
+        to path: String, pending: DNGEncoder.PendingDigest?, fileDigest: Bool,
+        thumbnail previews: PendingPreviews? = nil, plan makePlan: (DNGEncoder.DigestHandling) throws(DNGError) -> DNGPlan
     ) throws(DNGError) -> Result {
         // Fail on an existing name before spending time on encoding; OutputFile checks again when publishing.
         let file = try OutputFile(creatingAt: path)
@@ -125,14 +131,24 @@ public enum DNGWriter {
                 guard let pixels = previews.thumbnailPixels() else { throw PendingPreviews.changed }
                 return pixels
             }
-            let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path, thumbnail: thumbnail) {
+            var result = try write(plan, fileDescriptor: file.fileDescriptor, name: path, thumbnail: thumbnail) {
                 guard let digests = digestJob?.wait() else { return [:] }
                 return [
                     DNGTag.newRawImageDigest.id: digests.newRawImageDigest,
                     DNGTag.rawDataUniqueID.id: digests.rawDataUniqueID,
                 ]
             }
-            try file.commit()
+            // The file is complete: its SHA-256 is read through a descriptor of its own (commit closes the file's).
+            let fileDigestJob = try fileDigest ? MessageDigest.hashFileInBackground(file.fileDescriptor, name: path) : nil
+            do throws(DNGError) {
+                try file.commit()
+            } catch {
+                _ = fileDigestJob?.wait()
+                throw error
+            }
+            // A file published but not read back is not a failed write: the caller, left without a digest, reads
+            // the file itself and reports what it finds.
+            result.sha256 = fileDigestJob.flatMap { try? $0.wait().get() }
             return result
         } catch {
             // A failed write (disk full, a bad sample) stops the tiles not yet encoded.
@@ -193,7 +209,7 @@ public enum DNGWriter {
             .apply(to: plan, replacing: replacements(), thumbnail: try thumbnail())
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else { throw DNGError.system("fstat", path: name, errno: errno) }
-        return Result(byteCount: Int(info.st_size), warnings: context.warnings)
+        return Result(byteCount: Int(info.st_size), warnings: context.warnings, sha256: nil)
     }
 }
 

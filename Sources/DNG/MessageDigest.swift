@@ -106,16 +106,39 @@ public final class MessageDigest {
             throw DNGError.system("open", path: path, errno: failure)
         }
         defer { close(descriptor) }
+        return try hashFile(algorithm, descriptor: descriptor, name: path)
+    }
+
+    /// Starts the SHA-256 of the open file `descriptor` from its first byte on a background thread, through a
+    /// duplicate of the descriptor (so the caller may close its own meanwhile) and `pread` (so neither moves the
+    /// other's offset).
+    ///
+    /// - Throws: ``DNGError`` when the descriptor cannot be duplicated; the job's result carries a read failure.
+    package static func hashFileInBackground(_ descriptor: Int32, name: String) throws(DNGError)
+        -> BackgroundJob<Result<[UInt8], DNGError>>
+    {
+        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard own >= 0 else { throw DNGError.system("dup", path: name, errno: errno) }
+        return BackgroundJob {
+            defer { close(own) }
+            return Result { () throws(DNGError) in try hashFile(.sha256, descriptor: own, name: name) }
+        }
+    }
+
+    /// The digest of the open file `descriptor` from its first byte to its end, read with `pread`.
+    private static func hashFile(_ algorithm: Algorithm, descriptor: Int32, name: String) throws(DNGError) -> [UInt8] {
         let digest = MessageDigest(algorithm)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw DNGError.system("read", path: path, errno: errno)
+                throw DNGError.system("read", path: name, errno: errno)
             }
             if count == 0 { break }
             buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            offset += off_t(count)
         }
         return digest.finalize()
     }

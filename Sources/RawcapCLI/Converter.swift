@@ -77,11 +77,11 @@ struct Converter {
         while true {
             let path = name.path(suffix: suffix)
             do {
-                let (byteCount, width, height) = try write(linear, to: path)
+                let (byteCount, width, height, sha256) = try write(linear, to: path)
                 var digest: [UInt8]?
                 if computesSHA256 {
                     do {
-                        digest = try MessageDigest.hashFile(.sha256, at: path)
+                        digest = try sha256 ?? MessageDigest.hashFile(.sha256, at: path)
                     } catch {
                         throw CommandFailure(
                             SysExit.ioError, "\(path): the file was written but cannot be read back: \(error)")
@@ -117,35 +117,41 @@ struct Converter {
     /// Writes the file and returns its size in bytes and the stored image's pixel size (the raw image for a DNG,
     /// the active area for a demosaiced one, the upright rendering for a TIFF). Errors: `DNGError` from the
     /// writers, `RawImageError` and `JPEGError` from rendering (both mean the input's content is unusable: 65).
-    private func write(_ decoded: DecodedRaw, to path: String) throws -> (bytes: Int, width: Int, height: Int) {
+    ///
+    /// - Returns: the file's size and pixel size, and its SHA-256 when the writer read it back (DNGs, with `--json`).
+    private func write(_ decoded: DecodedRaw, to path: String) throws
+        -> (bytes: Int, width: Int, height: Int, sha256: [UInt8]?)
+    {
+        var options = DNGOptions()
+        options.computesFileSHA256 = computesSHA256
         switch (target, decoded.image) {
         case (.dng(let compression), .cfa(let frame)):
-            let options = DNGOptions(compression: compression)
+            options.compression = compression
             // The previews render on other threads while the raw data is written (the preview SubIFD is the file's
             // last part); a frame whose previews cannot be predicted is rendered first.
             guard let shape = try? PendingPreviews.Shape(renderingFrom: frame) else {
                 let written = try DNGWriter.write(
                     frame, previews: try Self.previews(of: frame), options: options, to: path)
-                return (written.byteCount, frame.width, frame.height)
+                return (written.byteCount, frame.width, frame.height, written.sha256)
             }
             // Fail on an existing name before starting the rendering.
             try Self.checkFree(path)
             let previews = PendingPreviews(expecting: shape) { try Self.previews(of: frame) }
             let written = try DNGWriter.write(frame, previews: previews, options: options, to: path)
-            return (written.byteCount, frame.width, frame.height)
+            return (written.byteCount, frame.width, frame.height, written.sha256)
         case (.dng(let compression), .linear(let image)), (.linearDNG(let compression), .linear(let image)):
+            options.compression = compression
             let written = try DNGWriter.write(
-                image, previews: try DNGPreviews.render(from: image), options: DNGOptions(compression: compression),
-                to: path)
-            return (written.byteCount, image.width, image.height)
+                image, previews: try DNGPreviews.render(from: image), options: options, to: path)
+            return (written.byteCount, image.width, image.height, written.sha256)
         case (.linearDNG(let compression), .cfa(let frame)):
             // Fail on an existing name before the demosaic, which takes seconds on a large frame.
             try Self.checkFree(path)
             let image = try LinearImage(demosaicing: frame)
+            options.compression = compression
             let written = try DNGWriter.write(
-                image, previews: try DNGPreviews.render(from: image), options: DNGOptions(compression: compression),
-                to: path)
-            return (written.byteCount, image.width, image.height)
+                image, previews: try DNGPreviews.render(from: image), options: options, to: path)
+            return (written.byteCount, image.width, image.height, written.sha256)
         case (.tiff(let options), _):
             try Self.checkFree(path)
             var metadata = Self.metadata(of: decoded)
@@ -157,7 +163,7 @@ struct Converter {
             // The rendering applied the orientation, so the pixels are already upright.
             metadata.orientation = .normal
             let written = try RGBTIFFWriter.write(rendered, metadata: metadata, options: options, to: path)
-            return (written.byteCount, rendered.width, rendered.height)
+            return (written.byteCount, rendered.width, rendered.height, nil)
         }
     }
 

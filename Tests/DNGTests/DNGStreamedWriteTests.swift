@@ -41,6 +41,34 @@ import Testing
                 == (try Data(contentsOf: URL(fileURLWithPath: planned))))
     }
 
+    /// `computesFileSHA256`: the SHA-256 the writer reads back while it syncs the file is the finished file's, for
+    /// CFA frames with ready and pending previews and for LinearRaw images; without the option there is none.
+    @Test func theWriterReturnsTheFinishedFilesSHA256() throws {
+        let folder = try TemporaryDirectory("dng-file-sha256")
+        let frame = try TestImages.frame(width: 530, height: 301, bitsPerSample: 14, cfa: .gbrg, seed: 3)
+        let previews = try TestImages.previews(of: frame)
+        let image = try LinearTestImages.image(width: 161, height: 97)
+        var options = DNGOptions(compression: .lossless, tileSize: 64)
+        options.computesFileSHA256 = true
+        let paths = ["ready", "pending", "linear"].map { folder.file("\($0).dng").path }
+        let results = [
+            try DNGWriter.write(frame, previews: previews, options: options, to: paths[0]),
+            try DNGWriter.write(
+                frame, previews: PendingPreviews(expecting: try .init(renderingFrom: frame)) { previews },
+                options: options, to: paths[1]),
+            try DNGWriter.write(
+                image, previews: DNGPreviews(thumbnail: try LinearTestImages.thumbnail(of: image), preview: nil),
+                options: options, to: paths[2]),
+        ]
+        for (path, result) in zip(paths, results) {
+            #expect(result.sha256 != nil, "\(path)")
+            #expect(result.sha256 == (try MessageDigest.hashFile(.sha256, at: path)), "\(path)")
+        }
+        options.computesFileSHA256 = false
+        let plain = try DNGWriter.write(frame, previews: previews, options: options, to: folder.file("plain.dng").path)
+        #expect(plain.sha256 == nil)
+    }
+
     /// A sample above the bit depth in a late tile: the write fails with the error that names the sample, after
     /// earlier tiles were already in the temporary file, and nothing is left in the folder.
     @Test func aBadSampleInALateTileFailsTheWriteAndLeavesNothing() throws {
