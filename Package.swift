@@ -36,6 +36,10 @@ let package = Package(
         // Pure code.
         .target(name: "WireFormat"),
         .target(name: "RawImage"),
+        // What rawcap took from full Foundation, on FoundationEssentials and the C library instead (the executable
+        // links no libFoundation and no ICU, which cost every command's start): printf-style numbers, whitespace
+        // trimming, detached threads, a condition variable, whole writes to a descriptor, child processes.
+        .target(name: "PlatformSupport"),
         // ITU T.81 process 14 lossless JPEG ("LJ92"): DNG's Compression 7. Shared by the DNG encoder and the readers.
         .target(name: "LosslessJPEG", dependencies: ["WireFormat"]),
         // PTP codes, datasets, USB container and PTP/IP packet codecs, session logic. No IO.
@@ -118,6 +122,8 @@ let package = Package(
         ),
 
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
+        // PlatformSupport against full Foundation, which the tests may link.
+        .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
         .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),
         .testTarget(name: "LosslessJPEGTests", dependencies: ["LosslessJPEG", "WireFormat", "TestSupport"]),
         .testTarget(
