@@ -52,15 +52,15 @@ let package = Package(
         // libusb discovery and the bulk/interrupt pipe under PTPUSBTransport; the only importer of CLibUSB.
         .target(
             name: "PTPUSB",
-            dependencies: ["PTP", "CLibUSB", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PTP", "CLibUSB", "PlatformSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // A fake USB camera for libusb programs (umockdev, loaded with dlopen at run time): tests and `rawcap sim usb`.
         .target(name: "CFakeUSB"),
-        .target(name: "FakeUSB", dependencies: ["PTP", "CFakeUSB"]),
+        .target(name: "FakeUSB", dependencies: ["PTP", "CFakeUSB", "PlatformSupport"]),
         // PTP/IP over TCP: POSIX sockets, the host-side connector and the camera-side listener.
         .target(
             name: "PTPIP",
-            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PTP", "WireFormat", "PlatformSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Recording to pcapng (usbmon, TCP/IPv4) and replaying pcap/pcapng captures as a PTP responder.
         .target(
