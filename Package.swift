@@ -92,7 +92,8 @@ let package = Package(
         .target(
             name: "Capture",
             dependencies: [
-                "PTP", "RawImage", "RawDecoders", "DNG", "CameraControl", .product(name: "Logging", package: "swift-log"),
+                "PTP", "RawImage", "RawDecoders", "DNG", "CameraControl", "PlatformSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
