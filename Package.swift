@@ -36,6 +36,10 @@ let package = Package(
         // Pure code.
         .target(name: "WireFormat"),
         .target(name: "RawImage"),
+        // What rawcap took from full Foundation, on FoundationEssentials and the C library instead (the executable
+        // links no libFoundation and no ICU, which cost every command's start): printf-style numbers, whitespace
+        // trimming, detached threads, a condition variable, whole writes to a descriptor, child processes.
+        .target(name: "PlatformSupport"),
         // ITU T.81 process 14 lossless JPEG ("LJ92"): DNG's Compression 7. Shared by the DNG encoder and the readers.
         .target(name: "LosslessJPEG", dependencies: ["WireFormat"]),
         // PTP codes, datasets, USB container and PTP/IP packet codecs, session logic. No IO.
@@ -48,15 +52,15 @@ let package = Package(
         // libusb discovery and the bulk/interrupt pipe under PTPUSBTransport; the only importer of CLibUSB.
         .target(
             name: "PTPUSB",
-            dependencies: ["PTP", "CLibUSB", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PTP", "CLibUSB", "PlatformSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // A fake USB camera for libusb programs (umockdev, loaded with dlopen at run time): tests and `rawcap sim usb`.
         .target(name: "CFakeUSB"),
-        .target(name: "FakeUSB", dependencies: ["PTP", "CFakeUSB"]),
+        .target(name: "FakeUSB", dependencies: ["PTP", "CFakeUSB", "PlatformSupport"]),
         // PTP/IP over TCP: POSIX sockets, the host-side connector and the camera-side listener.
         .target(
             name: "PTPIP",
-            dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PTP", "WireFormat", "PlatformSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Recording to pcapng (usbmon, TCP/IPv4) and replaying pcap/pcapng captures as a PTP responder.
         .target(
@@ -88,7 +92,8 @@ let package = Package(
         .target(
             name: "Capture",
             dependencies: [
-                "PTP", "RawImage", "RawDecoders", "DNG", "CameraControl", .product(name: "Logging", package: "swift-log"),
+                "PTP", "RawImage", "RawDecoders", "DNG", "CameraControl", "PlatformSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -97,7 +102,7 @@ let package = Package(
             name: "RawcapCLI",
             dependencies: [
                 "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "CameraEmulator",
-                "FakeUSB", "CameraControl", "Capture",
+                "FakeUSB", "CameraControl", "Capture", "PlatformSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -118,6 +123,8 @@ let package = Package(
         ),
 
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
+        // PlatformSupport against full Foundation, which the tests may link.
+        .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
         .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),
         .testTarget(name: "LosslessJPEGTests", dependencies: ["LosslessJPEG", "WireFormat", "TestSupport"]),
         .testTarget(

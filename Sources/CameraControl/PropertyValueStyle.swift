@@ -1,5 +1,8 @@
-import Foundation
 import PTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How a property's values are written for people: `1/125` for ExposureTime, `f/8` for FNumber, `daylight` for
 /// WhiteBalance, `-1/3` for ExposureBiasCompensation.
@@ -170,11 +173,15 @@ public enum PropertyValueStyle: Hashable, Sendable {
     ) throws(CameraControlError) -> String {
         let expected = "a date-time (now, 2026-11-22T07:00:00 or 20261122T070000)"
         if text.lowercased() == "now" {
-            let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date())
+            // Local time with localtime_r (TZ, else /etc/localtime, as Foundation's Calendar.current), without
+            // loading ICU's calendar for it.
+            var now = time(nil)
+            var parts = tm()
+            _ = localtime_r(&now, &parts)
             guard
                 let time = try? PTPDateTime(
-                    year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, hour: parts.hour ?? 0,
-                    minute: parts.minute ?? 0, second: parts.second ?? 0)
+                    year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+                    hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
             else { throw invalid(expected) }
             return time.ptpString
         }

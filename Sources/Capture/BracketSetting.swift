@@ -1,6 +1,10 @@
 import CameraControl
-import Foundation
+import FoundationEssentials
 import PTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How one bracket step is set on the camera: the property and the value nearest the step.
 ///

@@ -1,8 +1,9 @@
 import CameraControl
 import DNG
-import Foundation
+import FoundationEssentials
 import Logging
 import PTP
+import PlatformSupport
 
 /// Runs a ``ShootPlan`` on one camera: negotiates the format, sets the camera up, shoots on schedule, downloads
 /// each shot and hands it to the encode stage, journals everything, and puts the camera's settings back.
@@ -250,7 +251,7 @@ public struct CaptureRunner: Sendable {
                         overrun.scheduled = dueOffset.seconds
                         overrun.started = startedOffset.seconds
                         overrun.detail =
-                            "started \(String(format: "%.3f", (startedOffset - dueOffset).seconds)) s late: the previous frame overran the interval"
+                            "started \(String(cFormat: "%.3f", (startedOffset - dueOffset).seconds)) s late: the previous frame overran the interval"
                         try journal.record(overrun)
                         observer(.warning("frame \(index + 1) \(overrun.detail ?? "")"))
                     }

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Turns `--name` templates into file stems, and anything from a camera into a harmless file name part.
 ///
@@ -89,7 +94,7 @@ public struct FileNamer: Hashable, Sendable {
             ("camera", Self.sanitize(values.camera)), ("serial", Self.sanitize(values.serial)),
             ("bracket", bracket),
         ]
-        for (name, value) in replacements { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        for (name, value) in replacements { text = text.replacing("{\(name)}", with: value) }
         if !bracket.isEmpty, !template.contains("{bracket}") { text += "_" + bracket }
         return Self.sanitize(text)
     }
@@ -99,7 +104,7 @@ public struct FileNamer: Hashable, Sendable {
         let rounded = (ev * 10).rounded() / 10
         if rounded == 0 { return "ev0" }
         let magnitude = rounded.magnitude
-        let text = magnitude == magnitude.rounded() ? String(Int(magnitude)) : String(format: "%.1f", magnitude)
+        let text = magnitude == magnitude.rounded() ? String(Int(magnitude)) : String(cFormat: "%.1f", magnitude)
         return "ev" + (rounded < 0 ? "-" : "+") + text
     }
 
@@ -121,7 +126,7 @@ public struct FileNamer: Hashable, Sendable {
             }
         }
         while let first = result.first, first == "." || first == "-" { result.removeFirst() }
-        while result.contains("..") { result = result.replacingOccurrences(of: "..", with: ".") }
+        while result.contains("..") { result = result.replacing("..", with: ".") }
         while let last = result.last, last == "-" || last == "." { result.removeLast() }
         if result.count > 200 { result = String(result.prefix(200)) }
         return result.isEmpty ? "unnamed" : result

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +24,8 @@ public final class Journal: @unchecked Sendable {
     public var serial: String?
 
     private let descriptor: Int32
-    private let lock = NSLock()
+    /// Held while a line is written and synced.
+    private let lock = Mutex(())
     private let encoder: JSONEncoder
 
     /// Opens (creating if needed) the journal in `folder`.
@@ -60,7 +62,7 @@ public final class Journal: @unchecked Sendable {
         if entry.serial == nil { entry.serial = serial }
         var line = try encoder.encode(entry)
         line.append(0x0A)
-        try lock.withLock {
+        try lock.withLock { _ in
             try line.withUnsafeBytes { buffer in
                 // O_APPEND puts the whole line at the end in one write(2); a short write is a full disk.
                 let written = write(descriptor, buffer.baseAddress, buffer.count)

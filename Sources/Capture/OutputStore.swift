@@ -1,13 +1,18 @@
 import DNG
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The captures folder: picks names that are free (adding `-1`, `-2`, … rather than overwriting), and writes
 /// every file through ``DNG/OutputFile`` (temporary name, fsync, rename without replacing).
-public final class OutputStore: @unchecked Sendable {
+public final class OutputStore: Sendable {
     /// The folder.
     public let folder: String
-    private let lock = NSLock()
-    private var reserved: Set<String> = []
+    private let reserved = Mutex<Set<String>>([])
 
     /// Uses `folder`, creating it (and its parents) when missing.
     ///
@@ -15,9 +20,9 @@ public final class OutputStore: @unchecked Sendable {
     public init(folder: String) throws {
         let trimmed = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         self.folder = trimmed.isEmpty ? "." : trimmed
-        var isFolder: ObjCBool = false
+        var isFolder = false
         if FileManager.default.fileExists(atPath: self.folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue else {
+            guard isFolder else {
                 throw CaptureError(.outputUnavailable, "\(self.folder) exists and is not a folder")
             }
         } else {
@@ -25,7 +30,8 @@ public final class OutputStore: @unchecked Sendable {
                 try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
             } catch {
                 throw CaptureError(
-                    .outputUnavailable, "cannot create the folder \(self.folder): \(error.localizedDescription)")
+                    .outputUnavailable,
+                    "cannot create the folder \(self.folder): \(FoundationErrorText.localizedDescription(error))")
             }
         }
         guard access(self.folder, W_OK | X_OK) == 0 else {
@@ -40,7 +46,7 @@ public final class OutputStore: @unchecked Sendable {
     /// Reserves a stem such that `stem.EXT` is free for every extension in `extensions` (RAW and JPEG of a shot
     /// share their stem): `stem`, else `stem-1`, `stem-2`, …
     public func reserveStem(_ stem: String, extensions: [String]) -> String {
-        lock.withLock {
+        reserved.withLock { reserved in
             var candidate = stem
             var suffix = 0
             while extensions.contains(where: { ext in
@@ -57,7 +63,7 @@ public final class OutputStore: @unchecked Sendable {
 
     /// Forgets reservations of `stem` (after its files are written or abandoned).
     public func release(_ stem: String, extensions: [String]) {
-        lock.withLock { for ext in extensions { reserved.remove(stem + "." + ext) } }
+        reserved.withLock { reserved in for ext in extensions { reserved.remove(stem + "." + ext) } }
     }
 
     /// Writes `bytes` as a new file `name` and returns its path.

@@ -1,5 +1,6 @@
 import DNG
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Logging
 import PTP
 

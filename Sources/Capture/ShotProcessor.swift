@@ -1,8 +1,12 @@
 import DNG
-import Foundation
+import FoundationEssentials
 import Logging
 import RawDecoders
 import RawImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The encode stage of the pipeline: turns one shot's downloaded objects into files (DNG, TIFF, JPEG), through
 /// ``OutputStore`` and with a journal line for each file. Runs off the download path, so the next shot downloads
@@ -247,8 +251,10 @@ public struct ShotProcessor: Sendable {
         case (.jpeg, _):
             return saved  // handled above
         }
-        let size =
-            written?.byteCount ?? (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+        // The writer's figures for a DNG; for a TIFF, stat rather than FileManager's attributes (without full
+        // Foundation their size is a UInt, which `as? Int` does not bridge).
+        var info = stat()
+        let size = written?.byteCount ?? (stat(target, &info) == 0 ? Int(info.st_size) : 0)
         let digest = try written?.sha256 ?? MessageDigest.hashFile(.sha256, at: target)
         let kind = format.product == .tiff ? "tiff" : "dng"
         try record(

@@ -1,19 +1,18 @@
-import Foundation
+import Synchronization
 
 /// A request to stop a run early (Ctrl-C): the run finishes the file it is writing, restores the camera's
 /// settings and ends with ``CaptureError/Code-swift.struct/interrupted``.
-public final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var requested = false
+public final class StopSignal: Sendable {
+    private let requested = Mutex(false)
 
     /// Creates a signal that has not fired.
     public init() {}
 
     /// Asks the run to stop.
-    public func request() { lock.withLock { requested = true } }
+    public func request() { requested.withLock { $0 = true } }
 
     /// Whether a stop was asked for.
-    public var isRequested: Bool { lock.withLock { requested } }
+    public var isRequested: Bool { requested.withLock { $0 } }
 
     /// Sleeps until `deadline`, waking early when a stop is requested; returns whether it was.
     public func sleep(until deadline: ContinuousClock.Instant) async -> Bool {

@@ -1,6 +1,7 @@
 import CFakeUSB
-import Foundation
+import FoundationEssentials
 import PTP
+import Synchronization
 
 /// A fake USB PTP camera in a ``FakeUSBTestbed``: a still-image device on the fake bus whose PTP behaviour is any
 /// ``PTP/PTPResponder``, served through ``PTP/USBDeviceSide`` (the same container framing as in memory), with the
@@ -208,20 +209,19 @@ public final class FakeUSBCamera: Sendable {
 }
 
 /// The device side's task, started once and stopped once.
-private final class LockedTask: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: Task<Void, Never>?
+private final class LockedTask: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     func start(_ body: @escaping @Sendable () async -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        if task == nil { task = Task(executorPreference: FakeUSBExecutor.shared) { await body() } }
+        task.withLock { task in
+            if task == nil { task = Task(executorPreference: FakeUSBExecutor.shared) { await body() } }
+        }
     }
 
     func stop() async {
-        let task = lock.withLock {
-            defer { self.task = nil }
-            return self.task
+        let task = self.task.withLock { task in
+            defer { task = nil }
+            return task
         }
         task?.cancel()
         await task?.value

@@ -1,6 +1,10 @@
 import CFakeUSB
-import Foundation
 import PTP
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The camera's end of a fake USB device: ``PTP/USBDeviceEndpoints`` over the C device model, so that
 /// ``PTP/USBDeviceSide`` serves a ``PTP/PTPResponder`` to real libusb programs.
@@ -18,13 +22,17 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
     public let nodePath: String
 
     let signal: FakeUSBSignal
-    private let lock = NSLock()
-    private var pointer: OpaquePointer?
-    private var controlHandler: USBControlHandler?
-    private var controlPump: Task<Void, Never>?
+    /// The C device's pointer may be used from any thread (the C model locks itself).
+    private struct State: @unchecked Sendable {
+        var pointer: OpaquePointer?
+        var controlHandler: USBControlHandler?
+        var controlPump: Task<Void, Never>?
+    }
+
+    private let state: Mutex<State>
 
     init(pointer: OpaquePointer, signal: FakeUSBSignal, maxPacketSize: Int, interruptMaxPacketSize: Int) {
-        self.pointer = pointer
+        state = Mutex(State(pointer: pointer))
         self.signal = signal
         self.maxPacketSize = maxPacketSize
         self.interruptMaxPacketSize = interruptMaxPacketSize
@@ -33,18 +41,16 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
 
     /// The C device while the testbed exists.
     private var device: OpaquePointer? {
-        lock.lock()
-        defer { lock.unlock() }
-        return pointer
+        state.withLock { $0.pointer }
     }
 
     /// Forgets the C device (its testbed is being destroyed).
     func invalidate() {
-        lock.lock()
-        pointer = nil
-        let pump = controlPump
-        controlPump = nil
-        lock.unlock()
+        let pump = state.withLock { state in
+            state.pointer = nil
+            defer { state.controlPump = nil }
+            return state.controlPump
+        }
         pump?.cancel()
         signal.fire()
     }
@@ -117,10 +123,10 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
 
     /// Installs the class-request handler and starts answering the host's requests with it.
     public func setControlHandler(_ handler: USBControlHandler?) async {
-        lock.withLock {
-            controlHandler = handler
-            if handler != nil && controlPump == nil && pointer != nil {
-                controlPump = Task(executorPreference: FakeUSBExecutor.shared) { [weak self] in
+        state.withLock { state in
+            state.controlHandler = handler
+            if handler != nil && state.controlPump == nil && state.pointer != nil {
+                state.controlPump = Task(executorPreference: FakeUSBExecutor.shared) { [weak self] in
                     await self?.serveControlRequests()
                 }
             }
@@ -184,7 +190,7 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
             let generation = signal.generation
             var request = fakeusb_control_request()
             while fakeusb_next_control(device, &request) != 0 {
-                let handler = lock.withLock { controlHandler }
+                let handler = state.withLock { $0.controlHandler }
                 let data = withUnsafeBytes(of: request.data) { Array($0.prefix(request.data_length)) }
                 let reply = await handler?(StillImageClassRequest(rawValue: request.request), data) ?? .stall
                 switch reply {

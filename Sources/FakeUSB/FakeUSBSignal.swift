@@ -1,44 +1,49 @@
 import CFakeUSB
-import Foundation
+import Synchronization
 
 /// Wakes the tasks waiting for a fake device to change. The C device model calls ``fire()`` (from umockdev's worker
 /// thread or any other) after every change; a task reads the device's generation, tries its operation, and waits
 /// for the generation to move on, so a change between the try and the wait is never missed.
-final class FakeUSBSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
-    private var nextID = 0
-    /// The C device, set once it exists (the signal is created first, as its notification context).
-    private var device: OpaquePointer?
+final class FakeUSBSignal: Sendable {
+    private struct State {
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextID = 0
+        /// The C device, set once it exists (the signal is created first, as its notification context).
+        var device: DevicePointer?
+    }
+
+    /// The C device's pointer, used from any thread (the C model locks itself).
+    private struct DevicePointer: @unchecked Sendable {
+        let raw: OpaquePointer
+    }
+
+    private let state = Mutex(State())
 
     func attach(_ device: OpaquePointer) {
-        lock.lock()
-        self.device = device
-        lock.unlock()
+        let pointer = DevicePointer(raw: device)
+        state.withLock { $0.device = pointer }
     }
 
     /// The device's change counter.
     var generation: UInt64 {
-        lock.lock()
-        let device = self.device
-        lock.unlock()
-        return device.map { fakeusb_device_generation($0) } ?? 0
+        let device = state.withLock { $0.device }
+        return device.map { fakeusb_device_generation($0.raw) } ?? 0
     }
 
     /// Resumes every waiter.
     func fire() {
-        lock.lock()
-        let current = waiters
-        waiters = [:]
-        lock.unlock()
+        let current = state.withLock { state in
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
         for waiter in current.values { waiter.resume() }
     }
 
     /// Waits until the generation differs from `generation`, `deadline` passes, or the task is cancelled.
     func wait(since generation: UInt64, until deadline: ContinuousClock.Instant?) async {
-        let id = lock.withLock {
-            defer { nextID += 1 }
-            return nextID
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
         }
         let timer = deadline.map { deadline in
             Task { [weak self] in
@@ -49,9 +54,7 @@ final class FakeUSBSignal: @unchecked Sendable {
         defer { timer?.cancel() }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                lock.lock()
-                waiters[id] = continuation
-                lock.unlock()
+                state.withLock { $0.waiters[id] = continuation }
                 let expired = deadline.map { $0 <= .now } ?? false
                 if self.generation != generation || Task.isCancelled || expired { resume(id) }
             }
@@ -61,9 +64,7 @@ final class FakeUSBSignal: @unchecked Sendable {
     }
 
     private func resume(_ id: Int) {
-        lock.lock()
-        let waiter = waiters.removeValue(forKey: id)
-        lock.unlock()
+        let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
         waiter?.resume()
     }
 }

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a child program left behind.
 public struct FakeUSBChildResult: Sendable {
@@ -31,21 +37,30 @@ extension FakeUSBTestbed {
         timeout: Duration = .seconds(60)
     ) async throws(FakeUSBError) -> FakeUSBChildResult {
         guard let path = Self.find(executable) else { throw FakeUSBError(.childFailed, "\(executable) not found") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = childEnvironment.merging(environment) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try Self.withDefaultSignalMask { try process.run() }
-        } catch {
-            throw FakeUSBError(.childFailed, "\(path): \(error)")
+        // Standard input from /dev/null, output and error into pipes; the ends kept here are close-on-exec.
+        var outputEnds: [Int32] = [-1, -1]
+        var errorEnds: [Int32] = [-1, -1]
+        let nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard nullDevice >= 0, pipe(&outputEnds) == 0, pipe(&errorEnds) == 0 else {
+            let message = String(cString: strerror(errno))
+            for descriptor in [nullDevice] + outputEnds + errorEnds where descriptor >= 0 { close(descriptor) }
+            throw FakeUSBError(.childFailed, "\(path): \(message)")
         }
-        let child = ChildProcess(process)
+        for descriptor in outputEnds + errorEnds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let pid: pid_t
+        do {
+            pid = try Self.withDefaultSignalMask {
+                try ChildSpawn.spawn(
+                    path, arguments: arguments, environment: childEnvironment.merging(environment) { $1 },
+                    standardInput: nullDevice, standardOutput: outputEnds[1], standardError: errorEnds[1])
+            }
+        } catch {
+            for descriptor in [nullDevice] + outputEnds + errorEnds { close(descriptor) }
+            throw FakeUSBError(.childFailed, "\(path): \(FoundationErrorText.description(error))")
+        }
+        for descriptor in [nullDevice, outputEnds[1], errorEnds[1]] { close(descriptor) }
+        let (outputEnd, errorEnd) = (outputEnds[0], errorEnds[0])
+        let child = ChildProcess(pid)
         let watchdog = Task {
             try? await Task.sleep(for: timeout)
             if !Task.isCancelled { child.stop(timedOut: true) }
@@ -53,25 +68,22 @@ extension FakeUSBTestbed {
         defer { watchdog.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<FakeUSBChildResult, Never>) in
-                let reader = Thread {
+                DetachedThread.start(name: "rawcap.fakeusb.child") {
                     let collected = ChildOutput()
-                    let errorReader = Thread {
-                        collected.setErrors(errors.fileHandleForReading.readDataToEndOfFile())
+                    DetachedThread.start(name: "rawcap.fakeusb.child") {
+                        collected.setErrors(DescriptorIO.readToEnd(errorEnd))
+                        close(errorEnd)
                     }
-                    errorReader.start()
-                    let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
+                    let standardOutput = DescriptorIO.readToEnd(outputEnd)
+                    close(outputEnd)
+                    let status = ChildSpawn.waitForExit(pid)
+                    child.exited()
                     let standardError = collected.waitForErrors()
-                    let status =
-                        process.terminationReason == .uncaughtSignal
-                        ? 128 + process.terminationStatus : process.terminationStatus
                     continuation.resume(
                         returning: FakeUSBChildResult(
                             status: status, standardOutput: standardOutput, standardError: standardError,
                             timedOut: child.timedOut))
                 }
-                reader.name = "rawcap.fakeusb.child"
-                reader.start()
             }
         } onCancel: {
             child.stop(timedOut: false)
@@ -101,44 +113,44 @@ extension FakeUSBTestbed {
 }
 
 /// A running child, stopped at most once.
-private final class ChildProcess: @unchecked Sendable {
-    private let process: Process
-    private let lock = NSLock()
-    private var stopped = false
-    private var didTimeOut = false
-
-    init(_ process: Process) { self.process = process }
-
-    var timedOut: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return didTimeOut
+private final class ChildProcess: Sendable {
+    private struct State {
+        var stopped = false
+        var didTimeOut = false
+        var exited = false
     }
+
+    private let pid: pid_t
+    private let state = Mutex(State())
+
+    init(_ pid: pid_t) { self.pid = pid }
+
+    var timedOut: Bool { state.withLock { $0.didTimeOut } }
+
+    /// Called once the child has been reaped: its process ID is no longer its own.
+    func exited() { state.withLock { $0.exited = true } }
 
     /// SIGTERM now, SIGKILL a second later if it is still there.
     func stop(timedOut: Bool) {
-        lock.lock()
-        guard !stopped else {
-            lock.unlock()
-            return
+        let running = state.withLock { state in
+            guard !state.stopped else { return false }
+            state.stopped = true
+            state.didTimeOut = timedOut
+            return !state.exited
         }
-        stopped = true
-        didTimeOut = timedOut
-        lock.unlock()
-        guard process.isRunning else { return }
-        process.terminate()
-        let pid = process.processIdentifier
-        let process = self.process
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 1)
-            if process.isRunning { kill(pid, SIGKILL) }
+        guard running else { return }
+        kill(pid, SIGTERM)
+        let (pid, state) = (self.pid, self)
+        DetachedThread.start(name: "rawcap.fakeusb.kill") {
+            sleep(1)
+            if !state.state.withLock({ $0.exited }) { kill(pid, SIGKILL) }
         }
     }
 }
 
 /// Standard error, read on its own thread so that neither pipe fills up and blocks the child.
 private final class ChildOutput: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var errors: Data?
 
     func setErrors(_ data: Data) {

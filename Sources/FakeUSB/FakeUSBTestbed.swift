@@ -1,6 +1,7 @@
 import CFakeUSB
-import Foundation
+import FoundationEssentials
 import PTP
+import Synchronization
 
 /// A umockdev testbed: a private sysfs tree and /dev/bus/usb, holding ``FakeUSBCamera``s, that every process
 /// running with libumockdev-preload sees instead of the real ones: this process (when the preload is linked into
@@ -14,8 +15,7 @@ public final class FakeUSBTestbed: @unchecked Sendable {
     let pointer: OpaquePointer
     /// The testbed's root folder (`UMOCKDEV_DIR`), under the temporary directory.
     public let rootDirectory: String
-    private let lock = NSLock()
-    private var cameras: [FakeUSBCamera] = []
+    private let cameras = Mutex<[FakeUSBCamera]>([])
 
     private init() throws(FakeUSBError) {
         var error = [CChar](repeating: 0, count: 512)
@@ -76,9 +76,7 @@ public final class FakeUSBTestbed: @unchecked Sendable {
         _ configuration: FakeUSBCamera.Configuration = FakeUSBCamera.Configuration(), responder: any PTPResponder
     ) throws(FakeUSBError) -> FakeUSBCamera {
         let camera = try FakeUSBCamera(testbed: self, configuration: configuration, responder: responder)
-        lock.lock()
-        cameras.append(camera)
-        lock.unlock()
+        cameras.withLock { $0.append(camera) }
         return camera
     }
 
@@ -99,9 +97,9 @@ public final class FakeUSBTestbed: @unchecked Sendable {
     }
 
     private func tearDown() async {
-        let cameras = lock.withLock {
-            defer { self.cameras = [] }
-            return self.cameras
+        let cameras = self.cameras.withLock { cameras in
+            defer { cameras = [] }
+            return cameras
         }
         for camera in cameras { await camera.stop() }
         for camera in cameras { camera.device.invalidate() }

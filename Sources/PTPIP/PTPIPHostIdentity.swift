@@ -1,6 +1,11 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PTP
+import PlatformSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The GUID and friendly name rawcap sends in Init Command Request: stable per host, because cameras pair on the
 /// GUID (Canon and Nikon ask the user to confirm a new initiator once; PTP notes §2.8).
@@ -68,12 +73,13 @@ public struct PTPIPHostIdentity: Sendable, Hashable {
                 logger.info("created PTP/IP initiator GUID \(guid) in \(path)")
                 return PTPIPHostIdentity(guid: guid, friendlyName: name, source: .createdSettingsFile(path))
             } catch {
-                logger.notice("cannot save the PTP/IP GUID to \(path) (\(error)); deriving it from the machine ID")
+                let reason = FoundationErrorText.description(error)
+                logger.notice("cannot save the PTP/IP GUID to \(path) (\(reason)); deriving it from the machine ID")
             }
         }
         for path in machineIDPaths {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            let machineID = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let machineID = text.trimmingWhitespaceAndNewlines()
             if !machineID.isEmpty {
                 return PTPIPHostIdentity(
                     guid: derivedGUID(machineID: machineID), friendlyName: name, source: .machineID)
@@ -118,7 +124,7 @@ public struct PTPIPHostIdentity: Sendable, Hashable {
     }
 
     private static func parse(_ text: String) -> PTPIPGUID? {
-        let hex = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "-", with: "")
+        let hex = text.trimmingWhitespaceAndNewlines().replacing("-", with: "")
         guard hex.count == 32 else { return nil }
         var bytes: [UInt8] = []
         var index = hex.startIndex
@@ -136,7 +142,7 @@ public struct PTPIPHostIdentity: Sendable, Hashable {
     private static func save(_ guid: PTPIPGUID, to path: String, folder: String) throws {
         try FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let text = guid.bytes.map { String(format: "%02x", $0) }.joined() + "\n"
+        let text = guid.bytes.map { String(cFormat: "%02x", $0) }.joined() + "\n"
         let temporary = folder + "/.\(fileName).\(getpid()).tmp"
         try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, path) == 0 else {

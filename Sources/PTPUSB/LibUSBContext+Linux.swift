@@ -1,5 +1,6 @@
 #if os(Linux)
-    import Foundation
+    import FoundationEssentials
+    import PlatformSupport
 
     extension LibUSBContext {
         /// Fills missing strings from sysfs (/sys/bus/usb/devices/<port path>/manufacturer, product, serial), which
@@ -17,7 +18,7 @@
 
         private static func attribute(_ path: String) -> String? {
             guard let data = FileManager.default.contents(atPath: path), data.count <= 4096 else { return nil }
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()
             return text.isEmpty ? nil : text
         }
     }

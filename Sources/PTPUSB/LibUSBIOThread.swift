@@ -1,4 +1,4 @@
-import Foundation
+import PlatformSupport
 
 /// A thread that runs blocking libusb calls one after another, so that they never occupy Swift's cooperative pool
 /// (two threads wide on the build machines): callers `await` ``run(_:)`` and are resumed through a continuation.
@@ -11,9 +11,7 @@ final class LibUSBIOThread: Sendable {
     init(name: String) {
         let queue = JobQueue()
         self.queue = queue
-        let thread = Thread { queue.drain() }
-        thread.name = name
-        thread.start()
+        DetachedThread.start(name: name) { queue.drain() }
     }
 
     deinit { queue.stop() }
@@ -30,9 +28,9 @@ final class LibUSBIOThread: Sendable {
     func stop() { queue.stop() }
 }
 
-/// The thread's work queue; the thread's closure owns it, so it outlives the ``LibUSBIOThread`` that feeds it.
+/// The thread's work queue; the thread's body owns it, so it outlives the ``LibUSBIOThread`` that feeds it.
 private final class JobQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
     private var stopped = false

@@ -1,7 +1,7 @@
 import CLibUSB
-import Foundation
 import Logging
 import PTP
+import Synchronization
 
 /// ``PTP/USBBulkPipe`` over libusb-1.0: the claimed PTP interface of one camera.
 ///
@@ -277,32 +277,33 @@ public final class LibUSBPipe: USBBulkPipe, Sendable {
 }
 
 /// Whether the pipe is open, and the transfers in flight (so that ``LibUSBPipe/close()`` can cancel them).
-private final class PipeState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var closed = false
-    private var running: [ObjectIdentifier: LibUSBTransfer.Cancellation] = [:]
+private final class PipeState: Sendable {
+    private struct State {
+        var closed = false
+        var running: [ObjectIdentifier: LibUSBTransfer.Cancellation] = [:]
+    }
+
+    private let state = Mutex(State())
 
     /// Records a transfer about to start; `false` when the pipe is closed.
     func register(_ cancellation: LibUSBTransfer.Cancellation) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return false }
-        running[ObjectIdentifier(cancellation)] = cancellation
-        return true
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.running[ObjectIdentifier(cancellation)] = cancellation
+            return true
+        }
     }
 
     func unregister(_ cancellation: LibUSBTransfer.Cancellation) {
-        lock.lock()
-        running[ObjectIdentifier(cancellation)] = nil
-        lock.unlock()
+        state.withLock { $0.running[ObjectIdentifier(cancellation)] = nil }
     }
 
     /// Marks the pipe closed; returns the transfers in flight, or `nil` if it was closed already.
     func close() -> [LibUSBTransfer.Cancellation]? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return nil }
-        closed = true
-        return Array(running.values)
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            state.closed = true
+            return Array(state.running.values)
+        }
     }
 }

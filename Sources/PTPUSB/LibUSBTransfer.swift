@@ -1,5 +1,5 @@
 import CLibUSB
-import Foundation
+import Synchronization
 
 /// One bulk or interrupt transfer, run to completion on the calling thread (an I/O thread, never the cooperative
 /// pool) with libusb's asynchronous API: submit, then handle events until the callback has run.
@@ -11,22 +11,17 @@ import Foundation
 /// libusb pointers, which libusb allows any thread to use.
 struct LibUSBTransfer: @unchecked Sendable {
     /// A flag another thread raises to abandon the transfer.
-    final class Cancellation: @unchecked Sendable {
-        private let lock = NSLock()
-        private var raised = false
+    final class Cancellation: Sendable {
+        private let raised = Mutex(false)
 
         /// Raises the flag.
         func cancel() {
-            lock.lock()
-            raised = true
-            lock.unlock()
+            raised.withLock { $0 = true }
         }
 
         /// Whether the flag is raised.
         var isCancelled: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return raised
+            raised.withLock { $0 }
         }
     }
 

@@ -1,11 +1,15 @@
 import ArgumentParser
 import CameraControl
-import Foundation
+import FoundationEssentials
 import PTP
 import PTPIP
 import PTPRecord
 import PTPUSB
 import WireFormat
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The name camera commands used for ``CommandFailure`` before the two were one type; kept so that code written
 /// against either name compiles.

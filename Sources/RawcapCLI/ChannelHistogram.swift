@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import RawImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The distribution of one colour channel's samples between black and white, and how many are clipped: what
 /// `rawcap inspect` draws in the terminal to judge an exposure.

@@ -1,5 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Why a rawcap command failed, as the user and the shell see it: one line that says what happened and what to do,
 /// and a sysexits(3) status from one table (README, "Exit codes"). Every command ends its failures through this
@@ -152,7 +157,7 @@ extension String {
     /// in messages: an escape sequence from a hostile camera must not reach the terminal).
     var oneLine: String {
         split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").visibleControlCharacters
+            .map { $0.trimmingWhitespace() }.joined(separator: " ").visibleControlCharacters
     }
 
     /// The text with C0 and C1 control characters (tab aside) and DEL written as `\x1B`, `\x00`, `\x9B`.
@@ -175,6 +180,6 @@ extension String {
 enum StandardError {
     /// Writes `message` and a newline to standard error.
     static func print(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        DescriptorIO.writeStandardError(message + "\n")
     }
 }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import CameraControl
-import Foundation
+import FoundationEssentials
 import PTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RawcapCommand {
     /// `rawcap config list | get NAME… | set NAME=VALUE…`: camera settings by readable name.

@@ -1,6 +1,11 @@
 import ArgumentParser
 import DNG
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RawcapCommand {
     /// `rawcap convert FILE... [-o DIR] [--compression lossless|none] [--linear] [--tiff] [--json]`.
@@ -57,8 +62,8 @@ extension RawcapCommand {
 
         func run() throws {
             if let output {
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue else {
+                var isFolder = false
+                guard FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder else {
                     StandardError.print("rawcap convert: \(output): no such folder")
                     throw SysExit.cannotCreate
                 }
@@ -97,7 +102,7 @@ extension RawcapCommand {
         /// Writes one line to standard output at once, unbuffered, so a script reading a pipe sees each file as
         /// soon as it is written.
         static func emit(_ line: String) {
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            DescriptorIO.writeStandardOutput(line + "\n")
         }
 
         /// `IN → OUT (DNG, lossless, 12.3 MB)`, and a note when a suffix was added.
@@ -118,7 +123,8 @@ extension RawcapCommand {
         /// `31.2 MB`, or `33.6 kB` below a megabyte.
         static func megabytes(_ count: Int) -> String {
             count < 1_000_000
-                ? String(format: "%.1f kB", Double(count) / 1000) : String(format: "%.1f MB", Double(count) / 1_000_000)
+                ? String(cFormat: "%.1f kB", Double(count) / 1000)
+                : String(cFormat: "%.1f MB", Double(count) / 1_000_000)
         }
 
         /// The more serious of two statuses: an internal error, then I/O, then an output that cannot be created,

@@ -1,6 +1,10 @@
 import DNG
-import Foundation
+import FoundationEssentials
 import RawImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A grey IFD0 thumbnail drawn straight from the raw samples, for frames the colour renderer refuses (a CFA with
 /// cyan/magenta/yellow filters, colour tags it cannot invert). Every DNG needs an IFD0 image; this one is honest

@@ -1,12 +1,16 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Ctrl-C during `rawcap convert`: the file being written is finished (or abandoned cleanly by its own error
 /// handling), no further file is started, and the command exits with 130. A second Ctrl-C ends the process at once,
 /// as the default handler would; the temporary file of the file in progress may then stay behind (hidden, named
 /// `.STEM.dng.rawcap-….tmp`), but no partial file ever appears under a final name.
 final class ConvertInterruption: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+    private let count = Mutex(0)
     private var watch: SignalWatch?
 
     /// Starts catching SIGINT; call ``stop()`` when the work is done.
@@ -18,7 +22,7 @@ final class ConvertInterruption: @unchecked Sendable {
     }
 
     /// Whether Ctrl-C was pressed.
-    var isInterrupted: Bool { lock.withLock { count > 0 } }
+    var isInterrupted: Bool { count.withLock { $0 > 0 } }
 
     /// Restores the default SIGINT behaviour.
     func stop() {
@@ -27,7 +31,7 @@ final class ConvertInterruption: @unchecked Sendable {
     }
 
     private func received() {
-        lock.withLock { count += 1 }
+        count.withLock { $0 += 1 }
         StandardError.print("rawcap convert: interrupted; finishing the current file (Ctrl-C again to stop now)")
     }
 }

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where `rawcap convert` puts the file made from one input: the input's stem plus the output extension, in the
 /// output folder (or beside the input), with `-1`, `-2`, … added when that name is taken, because rawcap never
@@ -17,7 +22,7 @@ struct ConvertOutputName {
     /// The name for `input` in `folder` (the input's own folder when `nil`).
     init(input: String, folder: String?, fileExtension: String) {
         let url = URL(fileURLWithPath: input)
-        let inputFolder = (input as NSString).deletingLastPathComponent
+        let inputFolder = PathText.deletingLastPathComponent(input)
         self.folder = folder ?? inputFolder
         var stem = url.deletingPathExtension().lastPathComponent
         // A dot file such as ".nef" has no stem left; keep something readable rather than a hidden ".dng".

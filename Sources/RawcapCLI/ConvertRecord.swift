@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One line of `rawcap convert --json`: a file written, or a file that failed. Keys are stable and sorted; absent
 /// values are left out.

@@ -1,8 +1,12 @@
 import ArgumentParser
 import DNG
-import Foundation
+import FoundationEssentials
 import RawDecoders
 import RawImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Turns one raw file into a DNG, a LinearRaw DNG or a 16-bit TIFF: the work of `rawcap convert` for one input,
 /// apart from printing.

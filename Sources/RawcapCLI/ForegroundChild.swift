@@ -1,6 +1,7 @@
 import Dispatch
 import FakeUSB
-import Foundation
+import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -18,10 +19,6 @@ enum ForegroundChild {
         guard let name = command.first, let path = find(name) else {
             throw FakeUSBError(.childFailed, "\(command.first ?? "") not found")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = Array(command.dropFirst())
-        process.environment = environment
         // SIGINT and SIGTERM are caught before the program starts, by a plain handler installed at once (a dispatch
         // source registers later, and SIG_IGN would be inherited by the program): one that arrives meanwhile is
         // passed on once the program runs, and a caught signal is reset to its default in the program.
@@ -35,24 +32,21 @@ enum ForegroundChild {
         var saved = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, &saved)
+        let pid: pid_t
         do {
-            try process.run()
+            pid = try ChildSpawn.spawn(path, arguments: Array(command.dropFirst()), environment: environment)
         } catch {
             pthread_sigmask(SIG_SETMASK, &saved, nil)
-            throw FakeUSBError(.childFailed, "\(path): \(error)")
+            throw FakeUSBError(.childFailed, "\(path): \(FoundationErrorText.description(error))")
         }
         pthread_sigmask(SIG_SETMASK, &saved, nil)
-        foregroundChildPID = process.processIdentifier
+        foregroundChildPID = pid
         let pending = pendingForegroundSignal
-        if pending != 0 { kill(process.processIdentifier, pending) }
+        if pending != 0 { kill(pid, pending) }
         return await withCheckedContinuation { continuation in
-            let waiter = Thread {
-                process.waitUntilExit()
-                let status = process.terminationStatus
-                continuation.resume(returning: process.terminationReason == .uncaughtSignal ? 128 + status : status)
+            DetachedThread.start(name: "rawcap.sim.child") {
+                continuation.resume(returning: ChildSpawn.waitForExit(pid))
             }
-            waiter.name = "rawcap.sim.child"
-            waiter.start()
         }
     }
 

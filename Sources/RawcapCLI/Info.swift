@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RawcapCommand {
     /// `rawcap info [--camera …] [--json]`: what a camera is and what it can do.

@@ -1,7 +1,11 @@
 import DNG
-import Foundation
+import FoundationEssentials
 import RawDecoders
 import RawImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A raw file named on the command line, read whole into memory.
 struct InputFile {
@@ -16,11 +20,11 @@ struct InputFile {
     ///   ``SysExit/dataError`` when it is too large, ``SysExit/ioError`` when reading fails part-way.
     init(path: String) throws(CommandFailure) {
         self.path = path
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure(SysExit.noInput, "\(path): no such file")
         }
-        guard !isDirectory.boolValue else { throw CommandFailure(SysExit.noInput, "\(path): is a folder") }
+        guard !isDirectory else { throw CommandFailure(SysExit.noInput, "\(path): is a folder") }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CommandFailure(SysExit.noInput, "\(path): permission denied")
         }

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import RawDecoders
 import RawImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Everything `rawcap inspect` tells about a raw file, as one value: printed as text for people and as JSON
 /// (`--json`) for scripts. Field names are stable; absent values are left out of the JSON.
@@ -185,7 +189,8 @@ public struct InspectReport: Codable, Sendable {
         var lines: [String] = []
         func add(_ label: String, _ value: String?) {
             guard let value, !value.isEmpty else { return }
-            lines.append(label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)
+            // Labels are ASCII and at most 13 characters (NSString's padding(toLength:withPad:startingAt:) did this).
+            lines.append(label + String(repeating: " ", count: max(0, 13 - label.count)) + value)
         }
         add("File:", "\(file) (\(fileSize) bytes)")
         add(
@@ -227,7 +232,7 @@ public struct InspectReport: Codable, Sendable {
             "Colour:",
             "ColorMatrix1 (\(color.illuminant1))" + (color.illuminant2.map { " + ColorMatrix2 (\($0))" } ?? "")
                 + (color.forwardMatrix1 == nil ? "" : " + ForwardMatrix")
-                + ", neutral \(color.asShotNeutral.map { String(format: "%.3f", $0) }.joined(separator: " "))"
+                + ", neutral \(color.asShotNeutral.map { String(cFormat: "%.3f", $0) }.joined(separator: " "))"
                 + (color.baselineExposure == 0 ? "" : ", baseline \(Self.trim(color.baselineExposure)) EV"))
         add(
             "Storage:",
@@ -251,7 +256,7 @@ public struct InspectReport: Codable, Sendable {
                 channel: histogram.channel, bins: histogram.bins, clippedCount: 0, sampleCount: 0
             ).sparkline(width: histogramWidth)
             lines.append(
-                "  \(histogram.channel) │\(drawing)│ clipped \(String(format: "%.2f", histogram.clippedFraction * 100))%"
+                "  \(histogram.channel) │\(drawing)│ clipped \(String(cFormat: "%.2f", histogram.clippedFraction * 100))%"
             )
         }
         for warning in warnings { lines.append("Warning: \(warning)") }
@@ -260,7 +265,7 @@ public struct InspectReport: Codable, Sendable {
 
     /// A number without a trailing `.0`.
     static func trim(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%g", value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(cFormat: "%g", value)
     }
 }
 

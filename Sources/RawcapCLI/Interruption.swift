@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Ctrl-C for camera commands: the first SIGINT cancels the command's task, so that it can close the session and
 /// put settings back (``CameraControl/CameraSettings/preserving(_:_:)`` restores in a task cancellation does not
@@ -25,11 +30,10 @@ enum Interruption {
     }
 
     /// A flag set from the signal queue and read from the command's task.
-    private final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
+    private final class Flag: Sendable {
+        private let value = Mutex(false)
 
-        func set() { lock.withLock { value = true } }
-        var isSet: Bool { lock.withLock { value } }
+        func set() { value.withLock { $0 = true } }
+        var isSet: Bool { value.withLock { $0 } }
     }
 }

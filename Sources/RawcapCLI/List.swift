@@ -1,7 +1,11 @@
 import ArgumentParser
 import CameraEmulator
-import Foundation
+import FoundationEssentials
 import PTPUSB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RawcapCommand {
     /// `rawcap list [--json]`: the cameras rawcap can see, and whether it may open each.

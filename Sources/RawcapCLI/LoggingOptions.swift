@@ -1,7 +1,12 @@
 import ArgumentParser
 import Capture
-import Foundation
+import FoundationEssentials
 import Logging
+import PlatformSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How much rawcap logs to standard error, shared by every camera command through ``ConnectionOptions``:
 /// `-v` (debug: each PTP request and response), `-vv` or `--debug` (trace: also a hex dump of every USB container
@@ -73,7 +78,7 @@ public struct RawcapLogHandler: LogHandler {
         if !merged.isEmpty {
             text += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        DescriptorIO.writeStandardError(text + "\n")
     }
 
     private static func timestamp() -> String { UTCTimestamp.extended(Date()) }

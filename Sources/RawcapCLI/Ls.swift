@@ -1,7 +1,11 @@
 import ArgumentParser
 import Capture
-import Foundation
+import FoundationEssentials
 import PTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RawcapCommand {
     /// `rawcap ls`: the files on the camera's card.

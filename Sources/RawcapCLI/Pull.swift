@@ -1,6 +1,10 @@
 import ArgumentParser
 import Capture
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RawcapCommand {
     /// `rawcap pull`: files already on the camera's card, converted to DNG or as the camera wrote them.

@@ -1,9 +1,13 @@
 import ArgumentParser
 import Capture
 import DNG
-import Foundation
+import FoundationEssentials
 import Logging
 import PTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RawcapCommand {
     /// `rawcap shoot`: capture frames and save them as DNG (or TIFF, or the camera's JPEG).

@@ -2,9 +2,13 @@ import ArgumentParser
 import CameraControl
 import Capture
 import DNG
-import Foundation
+import FoundationEssentials
 import PTP
 import RawDecoders
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How `shoot`, `pull` and `ls` turn an error into one line on standard error and a sysexits status.
 enum ShootFailure {

@@ -1,11 +1,18 @@
 import Capture
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The progress line on a terminal (frames done, bytes, MB/s, time left) and the one-line report per saved file;
 /// the progress line stays silent when standard error is not a terminal. `--json` puts each saved file on standard
 /// output as one JSON object.
 final class ShootProgress: @unchecked Sendable {
-    private let lock = NSLock()
+    /// Held while an event is handled: the counters below and the terminal line.
+    private let lock = Mutex(())
     private let isTerminal = isatty(2) == 1
     private let json: Bool
     private let started = ContinuousClock.now
@@ -24,7 +31,7 @@ final class ShootProgress: @unchecked Sendable {
 
     /// Handles one event from the run.
     func handle(_ event: CaptureEvent) {
-        lock.withLock {
+        lock.withLock { _ in
             switch event {
             case .started(let count, let format, let camera):
                 frames = count
@@ -37,7 +44,7 @@ final class ShootProgress: @unchecked Sendable {
                 draw(force: false)
             case .saved(let file):
                 if json, let line = try? encoder.encode(file) {
-                    FileHandle.standardOutput.write(line + Data([0x0A]))
+                    DescriptorIO.write(line + Data([0x0A]), to: STDOUT_FILENO)
                 }
                 say("saved \(file.path) (\(Self.megabytes(file.size)), \(file.format))")
             case .warning(let message):
@@ -47,18 +54,18 @@ final class ShootProgress: @unchecked Sendable {
     }
 
     /// Clears the progress line.
-    func finish() { lock.withLock { clearLine() } }
+    func finish() { lock.withLock { _ in clearLine() } }
 
     private func say(_ message: String) {
         clearLine()
         // Camera names and warnings carry camera strings: one line, no escape sequences.
-        FileHandle.standardError.write(Data((message.oneLine + "\n").utf8))
+        DescriptorIO.writeStandardError(message.oneLine + "\n")
         draw(force: true)
     }
 
     private func clearLine() {
         if lineShown {
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            DescriptorIO.writeStandardError("\r\u{1B}[K")
             lineShown = false
         }
     }
@@ -75,13 +82,13 @@ final class ShootProgress: @unchecked Sendable {
         var left = ""
         if done > 0 {
             let remaining = elapsed / Double(done) * Double(frames - done)
-            left = String(format: " · %d:%02d left", Int(remaining) / 60, Int(remaining) % 60)
+            left = String(cFormat: " · %d:%02d left", Int(remaining) / 60, Int(remaining) % 60)
         }
         let line =
-            "frame \(framesStarted)/\(frames) · \(Self.megabytes(bytes)) · " + String(format: "%.1f MB/s", rate) + left
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            "frame \(framesStarted)/\(frames) · \(Self.megabytes(bytes)) · " + String(cFormat: "%.1f MB/s", rate) + left
+        DescriptorIO.writeStandardError("\r\u{1B}[K" + line)
         lineShown = true
     }
 
-    static func megabytes(_ count: Int) -> String { String(format: "%.1f MB", Double(count) / 1e6) }
+    static func megabytes(_ count: Int) -> String { String(cFormat: "%.1f MB", Double(count) / 1e6) }
 }

@@ -1,6 +1,11 @@
 import Capture
 import DNG
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Ctrl-C for long commands: the first SIGINT asks the run to stop cleanly (finish the file being written,
 /// restore the camera's settings, close the session, exit 130); a second one removes the temporary files being
@@ -18,13 +23,13 @@ final class ShootSignals: @unchecked Sendable {
         signal(SIGXFSZ, SIG_IGN)
         watch = SignalWatch([SIGINT]) { [stop] _, count in
             if count > 1 {
-                FileHandle.standardError.write(Data("\nrawcap: interrupted again; exiting now\n".utf8))
+                DescriptorIO.writeStandardError("\nrawcap: interrupted again; exiting now\n")
                 // exit() does not unwind: the file being written would leave its hidden temporary behind.
                 OutputFile.removeTemporaries()
                 exit(130)
             }
-            FileHandle.standardError.write(
-                Data("\nrawcap: interrupted; finishing the current file (Ctrl-C again to quit at once)\n".utf8))
+            DescriptorIO.writeStandardError(
+                "\nrawcap: interrupted; finishing the current file (Ctrl-C again to quit at once)\n")
             stop.request()
         }
     }

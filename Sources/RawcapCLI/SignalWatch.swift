@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import PlatformSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Signals turned into calls on a thread of rawcap's own: the one way rawcap's commands take Ctrl-C (and `sim serve`
 /// SIGTERM) over.
@@ -9,10 +15,9 @@ import Foundation
 /// moment the initializer returns (a source registers later, and a signal in between was swallowed or, after its
 /// disposition went back to the default, killed the process), and the disposition never changes behind the
 /// handler's back while the watch lasts, so every press reaches the handler, however loaded the machine is.
-final class SignalWatch: @unchecked Sendable {
+final class SignalWatch: Sendable {
     private let signals: [Int32]
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopped: Mutex<Bool>
 
     /// Starts calling `handler(signal, count)` for each of `signals` that arrives; `count` is 1 for the first
     /// arrival of that signal, 2 for the second, and so on.
@@ -22,10 +27,11 @@ final class SignalWatch: @unchecked Sendable {
         // Made here, before any handler exists: a lazy global must not first be touched inside a signal handler.
         // Without a pipe (no file descriptors left) the signals keep their default action.
         guard let readEnd = signalPipe?.read else {
-            stopped = true
+            stopped = Mutex(true)
             return
         }
-        let waiter = Thread {
+        stopped = Mutex(false)
+        DetachedThread.start(name: "rawcap.signals") {
             var counts: [Int32: Int] = [:]
             while true {
                 var byte: UInt8 = 0
@@ -38,8 +44,6 @@ final class SignalWatch: @unchecked Sendable {
                 handler(number, counts[number, default: 1])
             }
         }
-        waiter.name = "rawcap.signals"
-        waiter.start()
         for number in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = writeSignalNumber
@@ -51,7 +55,7 @@ final class SignalWatch: @unchecked Sendable {
 
     /// Gives the signals their default action back and ends the thread; the handler is not called again.
     func stop() {
-        let first = lock.withLock {
+        let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }

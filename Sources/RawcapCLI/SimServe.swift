@@ -1,11 +1,13 @@
 import ArgumentParser
 import CameraEmulator
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 import PTP
 import PTPIP
 import PTPRecord
+import PlatformSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -127,9 +129,8 @@ extension RawcapCommand.Sim {
                 stop.fire(bySignal: false)
             }
             // Unbuffered, so a script or test reading the pipe sees the line at once.
-            // The throwing form: a closed standard output must not trap (the line is for whoever reads it).
-            try? FileHandle.standardOutput.write(
-                contentsOf: Data((listeningLine(listener.localAddress, backend: backend) + "\n").utf8))
+            // A closed standard output is ignored, not a trap (the line is for whoever reads it).
+            DescriptorIO.writeStandardOutput(listeningLine(listener.localAddress, backend: backend) + "\n")
             await stop.wait()
             logger.info("stopping")
             await listener.stop()
@@ -180,9 +181,9 @@ extension RawcapCommand.Sim {
                 stop.fire(bySignal: false)
             }
             let backend = Backend(name: camera.model.model, source: "emulator") { _ in camera }
-            let line = listeningLine(listener.localAddress, backend: backend).replacingOccurrences(
-                of: "(PTP/IP,", with: "(Fujifilm PTP/IP, events on \(listener.eventAddress.port),")
-            try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
+            let line = listeningLine(listener.localAddress, backend: backend).replacing(
+                "(PTP/IP,", with: "(Fujifilm PTP/IP, events on \(listener.eventAddress.port),")
+            DescriptorIO.writeStandardOutput(line + "\n")
             await stop.wait()
             logger.info("stopping")
             await listener.stop()
@@ -234,11 +235,14 @@ extension RawcapCommand.Sim {
             guard json else {
                 return "rawcap sim serve: listening on \(address) (PTP/IP, \(backend.name), \(backend.source))"
             }
-            let object: [String: Any] = [
-                "address": address.description, "host": address.host, "port": Int(address.port),
-                "camera": backend.name, "source": backend.source,
-            ]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            // JSONEncoder writes what JSONSerialization wrote for these keys and values (sorted keys, escaped
+            // slashes).
+            let object = ListeningLine(
+                address: address.description, camera: backend.name, host: address.host, port: Int(address.port),
+                source: backend.source)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let data = (try? encoder.encode(object)) ?? Data("{}".utf8)
             return String(decoding: data, as: UTF8.self)
         }
 
@@ -316,37 +320,46 @@ extension RawcapCommand.Sim {
     }
 }
 
+/// The `--json` listening line's object.
+private struct ListeningLine: Encodable {
+    var address: String
+    var camera: String
+    var host: String
+    var port: Int
+    var source: String
+}
+
 /// A one-shot flag that a signal handler sets and the serving task waits for.
-private final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fired = false
-    private var signalled = false
-    private var waiter: CheckedContinuation<Void, Never>?
+private final class StopSignal: Sendable {
+    private struct State {
+        var fired = false
+        var signalled = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
 
     /// Whether a signal (rather than the listener ending) stopped the server.
-    var bySignal: Bool { lock.withLock { signalled } }
+    var bySignal: Bool { state.withLock { $0.signalled } }
 
     /// Stops the server; the first call decides ``bySignal``.
     func fire(bySignal: Bool) {
-        lock.lock()
-        if !fired { signalled = bySignal }
-        fired = true
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
+        let waiter = state.withLock { state in
+            if !state.fired { state.signalled = bySignal }
+            state.fired = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
         waiter?.resume()
     }
 
     func wait() async {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if fired {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiter = continuation
-                lock.unlock()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let fired = state.withLock { state in
+                if !state.fired { state.waiter = continuation }
+                return state.fired
             }
+            if fired { continuation.resume() }
         }
     }
 }

@@ -2,7 +2,11 @@ import ArgumentParser
 import CameraEmulator
 import Dispatch
 import FakeUSB
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension RawcapCommand.Sim {
     /// `rawcap sim usb [--fault …] -- COMMAND...`: runs a libusb program with the emulated camera plugged in.
