@@ -15,11 +15,15 @@ import Synchronization
 /// write fails, or when the value goes away uncommitted. The sink applies ``DownloadBuffer``'s rules (the object's
 /// limit, the rate floor, progress). Each chunk is written as it comes (a `write(2)` into the page cache); the
 /// SHA-256 is computed on a queue of its own from what the file holds, read back from the page cache a megabyte
-/// behind the download, so it runs on another core instead of holding up the next bytes; the `fsync`s are left to
-/// ``commit()``, which the caller runs on a thread of its own.
+/// behind the download, so it runs on another core instead of holding up the next bytes; every few megabytes the
+/// kernel is asked to start writing the file out, and the `fsync`s are left to ``commit()``, which the caller runs on
+/// a thread of its own.
 public final class DownloadFile: PTPDataSink, Sendable {
     /// Bytes written between two hand-overs to the digest queue.
     static let digestStepByteCount = 1 << 20
+    /// Bytes written between two requests to the kernel to start writing the file out (`sync_file_range`), so the
+    /// `fsync` of ``commit()`` finds little left: 5 % off `pull --all --original` of 4 × 12 MB (issue 7).
+    static let writebackStepByteCount = 4 << 20
 
     /// The final path.
     public let path: String
@@ -33,6 +37,8 @@ public final class DownloadFile: PTPDataSink, Sendable {
         let file: OutputFile
         /// Bytes handed to the digest queue.
         var handedOver = 0
+        /// Bytes written when writeback was last started.
+        var writebackStartedAt = 0
         /// A failed write's error: the file is gone, and ``commit()`` throws it.
         var writeFailure: DNGError?
         var committed = false
@@ -105,6 +111,10 @@ public final class DownloadFile: PTPDataSink, Sendable {
                 try state.allowance.add(chunk.count)
                 try chunk.withUnsafeBytes { buffer in
                     try Result { () throws(DNGError) in try state.file.write(buffer) }.get()
+                }
+                if state.allowance.received - state.writebackStartedAt >= Self.writebackStepByteCount {
+                    state.writebackStartedAt = state.allowance.received
+                    state.file.startWriteback()
                 }
                 guard state.allowance.received - state.handedOver >= Self.digestStepByteCount else { return nil }
                 state.handedOver = state.allowance.received

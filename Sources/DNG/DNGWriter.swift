@@ -204,29 +204,11 @@ public enum DNGWriter {
         }
         TIFFClose(tif)
         if let ioError = context.ioError { throw ioError }
-        startWriteback(fileDescriptor)
+        OutputFile.startWriteback(fileDescriptor)
         try DirectoryFixup(fileDescriptor: fileDescriptor, name: name)
             .apply(to: plan, replacing: replacements(), thumbnail: try thumbnail())
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else { throw DNGError.system("fstat", path: name, errno: errno) }
         return Result(byteCount: Int(info.st_size), warnings: context.warnings, sha256: nil)
-    }
-}
-
-extension DNGWriter {
-    private typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
-
-    /// `sync_file_range(2)`, looked up at run time because Swift's Glibc module does not declare it (it needs
-    /// `_GNU_SOURCE`); `nil` where the C library lacks it.
-    private static let syncFileRange: SyncFileRange? = {
-        guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
-        return unsafeBitCast(symbol, to: SyncFileRange.self)
-    }()
-
-    /// Asks the kernel to start writing the file's dirty pages now (`SYNC_FILE_RANGE_WRITE`, which does not wait),
-    /// so the `fsync` that publishing does later finds most of the work done. Purely an optimisation: errors are
-    /// ignored, and `fsync` still guarantees durability.
-    static func startWriteback(_ fileDescriptor: Int32) {
-        _ = syncFileRange?(fileDescriptor, 0, 0, 2)
     }
 }

@@ -65,7 +65,7 @@ struct LibTIFFAdapter {
                     sinceWriteback += bytes.count
                 }
                 if sinceWriteback >= 4 << 20 {
-                    DNGWriter.startWriteback(context.fileDescriptor)
+                    OutputFile.startWriteback(context.fileDescriptor)
                     sinceWriteback = 0
                 }
             }

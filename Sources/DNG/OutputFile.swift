@@ -210,3 +210,24 @@ public final class OutputFile {
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 }
+
+extension OutputFile {
+    private typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+
+    /// `sync_file_range(2)`, looked up at run time because Swift's Glibc module does not declare it (it needs
+    /// `_GNU_SOURCE`); `nil` where the C library lacks it.
+    private static let syncFileRange: SyncFileRange? = {
+        guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: SyncFileRange.self)
+    }()
+
+    /// Asks the kernel to start writing the file's dirty pages now (`SYNC_FILE_RANGE_WRITE`, which does not wait),
+    /// so the `fsync` of ``commit()`` finds most of the work done. Purely an optimisation: errors are ignored, and
+    /// `fsync` still guarantees durability.
+    public static func startWriteback(_ fileDescriptor: Int32) {
+        _ = syncFileRange?(fileDescriptor, 0, 0, 2)
+    }
+
+    /// ``startWriteback(_:)`` for this file's temporary file.
+    public func startWriteback() { Self.startWriteback(fileDescriptor) }
+}
