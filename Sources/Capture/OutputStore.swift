@@ -31,7 +31,7 @@ public final class OutputStore: Sendable {
             } catch {
                 throw CaptureError(
                     .outputUnavailable,
-                    "cannot create the folder \(self.folder): \(FoundationErrorText.localizedDescription(error))")
+                    "cannot create the folder \(self.folder): \(SystemErrorText.reason(error))")
             }
         }
         guard access(self.folder, W_OK | X_OK) == 0 else {

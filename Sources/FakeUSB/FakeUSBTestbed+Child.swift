@@ -56,7 +56,7 @@ extension FakeUSBTestbed {
             }
         } catch {
             for descriptor in [nullDevice] + outputEnds + errorEnds { close(descriptor) }
-            throw FakeUSBError(.childFailed, "\(path): \(FoundationErrorText.description(error))")
+            throw FakeUSBError(.childFailed, "\(path): \(SystemErrorText.reason(error))")
         }
         for descriptor in [nullDevice, outputEnds[1], errorEnds[1]] { close(descriptor) }
         let (outputEnd, errorEnd) = (outputEnds[0], errorEnds[0])

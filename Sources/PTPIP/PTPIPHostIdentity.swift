@@ -73,7 +73,7 @@ public struct PTPIPHostIdentity: Sendable, Hashable {
                 logger.info("created PTP/IP initiator GUID \(guid) in \(path)")
                 return PTPIPHostIdentity(guid: guid, friendlyName: name, source: .createdSettingsFile(path))
             } catch {
-                let reason = FoundationErrorText.description(error)
+                let reason = SystemErrorText.reason(error)
                 logger.notice("cannot save the PTP/IP GUID to \(path) (\(reason)); deriving it from the machine ID")
             }
         }

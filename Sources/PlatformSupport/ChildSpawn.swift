@@ -8,21 +8,28 @@ import FoundationEssentials
 /// the path, the child leads a process group of its own, every descriptor above standard error is closed in it,
 /// and it inherits the calling thread's signal mask (callers clear it first: Swift's pool threads block signals).
 public enum ChildSpawn {
+    /// Why a program could not be started: the `errno` of `stat`, `access` or `posix_spawn`.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The `errno` value.
+        public let errno: Int32
+        /// `strerror`'s text, e.g. `No such file or directory`.
+        public var description: String { SystemErrorText.text(errno: errno) }
+    }
+
     /// Starts `path` with `arguments` and exactly `environment`; a `nil` descriptor is inherited as it is, others are
     /// put in its place (standard input, output, error). Returns the child's process ID.
     ///
-    /// - Throws: the `CocoaError` `Process.run()` throws in the same case (``FoundationErrorText`` prints it as
-    ///   Foundation did): `fileNoSuchFile` for a path that is not a regular file, else the `fileRead…` code for
-    ///   the `errno` of `stat`, `access` or `posix_spawn`, with the path and the POSIX error.
+    /// - Throws: ``Failure``: `EACCES` for a path that is not a regular file (as `execve` says of a folder), else the
+    ///   `errno` of `stat`, `access` or `posix_spawn`.
     public static func spawn(
         _ path: String, arguments: [String], environment: [String: String], standardInput: Int32? = nil,
         standardOutput: Int32? = nil, standardError: Int32? = nil
-    ) throws(CocoaError) -> pid_t {
+    ) throws(Failure) -> pid_t {
         // posix_spawn may succeed although execve then fails: check what can be checked first, as Process does.
         var status = stat()
-        guard stat(path, &status) == 0 else { throw failure(path, errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw CocoaError(.fileNoSuchFile) }
-        guard access(path, X_OK) == 0 else { throw failure(path, errno) }
+        guard stat(path, &status) == 0 else { throw Failure(errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw Failure(errno: EACCES) }
+        guard access(path, X_OK) == 0 else { throw Failure(errno: errno) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -49,7 +56,7 @@ public enum ChildSpawn {
         }
         var pid = pid_t()
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw failure(path, result) }
+        guard result == 0 else { throw Failure(errno: result) }
         return pid
     }
 
@@ -61,20 +68,6 @@ public enum ChildSpawn {
         // WIFSIGNALED and WTERMSIG are macros Swift does not import.
         let signal = status & 0x7F
         return signal != 0 && signal != 0x7F ? 128 + signal : (status >> 8) & 0xFF
-    }
-
-    /// Foundation's error for a failed read of `path` with `errno` `number`.
-    private static func failure(_ path: String, _ number: Int32) -> CocoaError {
-        let code: CocoaError.Code =
-            switch number {
-            case EFBIG: .fileReadTooLarge
-            case ENOENT: .fileReadNoSuchFile
-            case EPERM, EACCES: .fileReadNoPermission
-            default: .fileReadUnknown
-            }
-        return CocoaError(
-            code,
-            userInfo: ["NSFilePath": path, "NSUnderlyingError": POSIXError(POSIXErrorCode(rawValue: number) ?? .EIO)])
     }
 
     /// This process's open descriptors, from /proc/self/fd.

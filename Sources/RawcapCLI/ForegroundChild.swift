@@ -37,7 +37,7 @@ enum ForegroundChild {
             pid = try ChildSpawn.spawn(path, arguments: Array(command.dropFirst()), environment: environment)
         } catch {
             pthread_sigmask(SIG_SETMASK, &saved, nil)
-            throw FakeUSBError(.childFailed, "\(path): \(FoundationErrorText.description(error))")
+            throw FakeUSBError(.childFailed, "\(path): \(SystemErrorText.reason(error))")
         }
         pthread_sigmask(SIG_SETMASK, &saved, nil)
         foregroundChildPID = pid
