@@ -41,7 +41,7 @@ let package = Package(
         // trimming, detached threads, a condition variable, whole writes to a descriptor, child processes.
         .target(name: "PlatformSupport"),
         // ITU T.81 process 14 lossless JPEG ("LJ92"): DNG's Compression 7. Shared by the DNG encoder and the readers.
-        .target(name: "LosslessJPEG", dependencies: ["WireFormat"]),
+        .target(name: "LosslessJPEG", dependencies: ["WireFormat", "PlatformSupport"]),
         // PTP codes, datasets, USB container and PTP/IP packet codecs, session logic. No IO.
         .target(
             name: "PTP",

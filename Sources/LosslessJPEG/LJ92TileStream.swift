@@ -1,10 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PlatformSupport
 
 /// The tiles of one plane, encoded on background threads and handed out one by one as they finish, so that a
 /// writer can put tile 0 in its file while later tiles are still being encoded (``LJ92TiledEncoder/encodeInBackground(_:width:height:)``;
@@ -18,9 +13,8 @@ public final class LJ92TileStream: @unchecked Sendable {
     /// Tiles in the plane, left to right, then top to bottom.
     public let tileCount: Int
 
-    // `results`, `finishedCount` and `cancelled` are guarded by `mutex`; `condition` is broadcast on every change.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    // `results`, `finishedCount` and `cancelled` are guarded by `condition`'s lock; it is broadcast on every change.
+    private let condition = ThreadCondition()
     private var results: [Result<[UInt8], LJ92Error>?]
     private var finishedCount = 0
     private var cancelled = false
@@ -28,22 +22,13 @@ public final class LJ92TileStream: @unchecked Sendable {
     init(tileCount: Int) {
         self.tileCount = tileCount
         results = Array(repeating: nil, count: tileCount)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Blocks until tile `index` (0 ..< ``tileCount``) is encoded and returns its stream, or why it failed.
     public func tile(_ index: Int) -> Result<[UInt8], LJ92Error> {
         precondition(index >= 0 && index < tileCount, "tile \(index) of \(tileCount)")
         return locked {
-            while results[index] == nil { pthread_cond_wait(condition, mutex) }
+            while results[index] == nil { condition.wait() }
             // The loop ends only on a stored result.
             return results[index] ?? .failure(LJ92Error(.invalidInput, "tile \(index) missing"))
         }
@@ -52,7 +37,7 @@ public final class LJ92TileStream: @unchecked Sendable {
     /// Blocks until every tile is encoded (or skipped after ``cancel()``).
     public func waitUntilFinished() {
         locked {
-            while finishedCount < tileCount { pthread_cond_wait(condition, mutex) }
+            while finishedCount < tileCount { condition.wait() }
         }
     }
 
@@ -69,13 +54,13 @@ public final class LJ92TileStream: @unchecked Sendable {
         locked {
             results[index] = result
             finishedCount += 1
-            pthread_cond_broadcast(condition)
+            condition.broadcast()
         }
     }
 
     private func locked<Value>(_ body: () -> Value) -> Value {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        condition.lock()
+        defer { condition.unlock() }
         return body()
     }
 }
