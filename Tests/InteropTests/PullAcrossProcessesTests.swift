@@ -180,4 +180,29 @@ import Testing
         let stopped = await server.stop()
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
     }
+
+    /// Over PTP/IP a download asks for 8 MiB per GetPartialObject (issue 7: each transaction is a round trip through
+    /// both ends' schedulers): a 12 MB original comes in two transactions, the file byte for byte the camera's.
+    @Test func ptpipDownloadsAskForEightMebibytesATransaction() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "3000x2000"])
+        let camera = "ptpip:127.0.0.1:\(server.port)"
+        let rawcap = try RawcapBinary.path()
+        let card = try TemporaryDirectory("pull-chunks-card")
+        let shoot = try await Subprocess.runDetached(
+            rawcap, ["shoot", "--camera", camera, "--count", "1", "--format", "bayer14", "-o", card.url.path])
+        #expect(shoot.status == 0, "\(shoot.errorOutput)")
+        let folder = try TemporaryDirectory("pull-chunks")
+        let pull = try await Subprocess.runDetached(
+            rawcap, ["pull", "--all", "--original", "-v", "--camera", camera, "-o", folder.url.path])
+        #expect(pull.status == 0, "\(pull.errorOutput)")
+        let requests = pull.errorOutput.split(separator: "\n").filter { $0.contains("→ GetPartialObject") }
+        let files = try Self.files(folder)
+        #expect(files.count == 1, "\(files)")
+        let size = try Data(contentsOf: folder.file(files.first ?? "")).count
+        #expect(size > 8 << 20 && size <= 16 << 20, "\(size) bytes")
+        #expect(requests.count == 2, "\(requests)")
+        #expect(requests.allSatisfy { $0.contains("\"0x800000\"") }, "\(requests)")
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+    }
 }
