@@ -1,4 +1,5 @@
 import PTP
+import RawImage
 
 /// A PTP data sink that keeps one object in memory, refusing more than its announced size (or a limit), and
 /// reports progress as bytes arrive.
@@ -44,7 +45,14 @@ public actor DownloadBuffer: PTPDataSink {
     /// Reserves the announced size (up to ``maxReservation``), or throws when it is over the limit.
     public func dataPhaseWillStart(byteCount: UInt64?) async throws {
         try allowance.checkAnnounced(byteCount)
-        if let byteCount { bytes.reserveCapacity(min(Int(byteCount), Self.maxReservation)) }
+        guard let byteCount else { return }
+        let reservation = min(Int(byteCount), Self.maxReservation)
+        guard bytes.isEmpty else { return bytes.reserveCapacity(reservation) }
+        // A raw file is tens of megabytes: faulted in 2 MiB at a time as it arrives (RawImage's HugePages).
+        bytes = [UInt8](unsafeUninitializedCapacity: reservation) { buffer, initialized in
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+            initialized = 0
+        }
     }
 
     /// Appends a chunk.

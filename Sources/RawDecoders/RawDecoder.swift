@@ -95,6 +95,7 @@ public enum RawDecoder {
         var failure: String?
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
             nonisolated(unsafe) let target = UnsafeMutableRawPointer(base)
             let failures = ParallelRanges.map(size, minimum: readPieceMinimum) { range in
                 readFully(descriptor, into: target, range)

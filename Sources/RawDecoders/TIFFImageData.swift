@@ -1,3 +1,4 @@
+import RawImage
 import WireFormat
 
 /// Reads the samples of one IFD's image from the file's bytes: strips or tiles, uncompressed (8/16-bit or
@@ -31,6 +32,7 @@ enum TIFFImageData {
         // on a failure the array is thrown away. The blocks are independent, so each core takes a contiguous run
         // of them (faulting in fresh pages is most of the cost of a large uncompressed image).
         let samples = [UInt16](unsafeUninitializedCapacity: geometry.sampleCount) { buffer, initialized in
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
             nonisolated(unsafe) let output = buffer
             let blocksPerPiece = max(1, parallelSampleMinimum / max(1, geometry.sampleCount / geometry.blockCount))
             let pieces = ParallelRanges.map(geometry.blockCount, minimum: blocksPerPiece) {
