@@ -10,7 +10,8 @@ Rows, each the median of --runs timed runs (after one warm-up), each ratio taken
   preview rendering, digest, fsync). MB/s is 16-bit input (width × height × 2) ÷ median wall time.
 - Downloads over PTP/IP from `rawcap sim serve`: `rawcap pull --all --original` against `gphoto2 --get-all-files`,
   the same objects from the same emulator, and a plain loopback TCP copy of the same byte count into a file (fsync)
-  as the limit. Each figure includes starting the program and opening the session.
+  as the limit, also with the SHA-256 of the bytes that rawcap journals for every file. Each rawcap and gphoto2
+  figure includes starting the program and opening the session.
 - Shot to disk, one RAW+JPEG frame per process: `rawcap shoot --count 1 --keep-jpeg` against `gphoto2
   --capture-image-and-download` (server with --event-order gphoto2, imagequality RAW + JPEG), and a plain write of
   the same bytes (write + fsync) as the limit.
@@ -19,6 +20,7 @@ usage: peers.py --rawcap .build/release/rawcap [--rawcap-bench Benchmarks/.build
                 [--frame 6000x4000] [--sensor 3000x2000]
 """
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -95,8 +97,9 @@ class Server:
         self.proc.wait(timeout=30)
 
 
-def tcp_copy(nbytes, dest):
-    """A plain loopback TCP copy of nbytes into a file, fsynced: what any PTP/IP download could reach at best."""
+def tcp_copy(nbytes, dest, sha256=False):
+    """A plain loopback TCP copy of nbytes into a file, fsynced: what any PTP/IP download could reach at best. With
+    sha256, each received chunk is also hashed (hashlib, OpenSSL) on the receiving thread, as rawcap's journal needs."""
     payload = np.random.default_rng(1).integers(0, 256, 1 << 20, dtype=np.uint8).tobytes()
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -117,12 +120,15 @@ def tcp_copy(nbytes, dest):
     client = socket.create_connection(listener.getsockname())
     buffer = bytearray(1 << 20)
     view = memoryview(buffer)
+    digest = hashlib.sha256() if sha256 else None
     with open(dest, "wb") as out:
         while True:
             n = client.recv_into(buffer)
             if n == 0:
                 break
             out.write(view[:n])
+            if digest:
+                digest.update(view[:n])
         out.flush()
         os.fsync(out.fileno())
     client.close()
@@ -334,13 +340,17 @@ def main():
             print(f"peers: warning: rawcap fetched {pull_bytes} bytes, gphoto2 {gphoto_bytes}", file=sys.stderr)
         copy_dir = fresh("tcp")
         t_copy = median_time(lambda: tcp_copy(pull_bytes, os.path.join(copy_dir, "copy.bin")), args.runs)
+        t_copy_sha = median_time(
+            lambda: tcp_copy(pull_bytes, os.path.join(copy_dir, "copy.bin"), sha256=True), args.runs)
         label = f"{args.downloads} × {args.sensor} RAW"
         rows.append((f"PTP/IP download, {label}: rawcap pull --all --original", pull_bytes, t_pull,
                      f"{mbps(pull_bytes, t_pull) / mbps(gphoto_bytes, t_gphoto):.2f}× gphoto2, "
-                     f"{mbps(pull_bytes, t_pull) / mbps(pull_bytes, t_copy):.2f}× TCP copy"))
+                     f"{mbps(pull_bytes, t_pull) / mbps(pull_bytes, t_copy):.2f}× TCP copy, "
+                     f"{mbps(pull_bytes, t_pull) / mbps(pull_bytes, t_copy_sha):.2f}× TCP copy + SHA-256"))
         rows.append((f"PTP/IP download, {label}: gphoto2 --get-all-files", gphoto_bytes, t_gphoto,
                      f"{mbps(gphoto_bytes, t_gphoto) / mbps(pull_bytes, t_copy):.2f}× TCP copy"))
         rows.append((f"loopback TCP copy of the same bytes into a file + fsync", pull_bytes, t_copy, "—"))
+        rows.append((f"the same copy, each chunk also hashed (SHA-256, hashlib)", pull_bytes, t_copy_sha, "—"))
 
         # --- Shot to disk -------------------------------------------------------------------------------------
         server = Server(rawcap, "--sensor", args.sensor, "--event-order", "gphoto2")
