@@ -111,6 +111,15 @@ struct FoundationParityTests {
         #expect(PathText.deletingLastPathComponent(path) == (path as NSString).deletingLastPathComponent)
     }
 
+    /// Names NSString trapped on (one UTF-16 unit: `rawcap convert x` crashed in Foundation) or mishandled.
+    @Test func deletingLastPathComponentWhereFoundationTrapped() {
+        #expect(PathText.deletingLastPathComponent("x") == "")
+        #expect(PathText.deletingLastPathComponent("/x") == "/")
+        #expect(PathText.deletingLastPathComponent("d/x") == "d")
+        #expect(PathText.deletingLastPathComponent("d//x") == "d")
+        #expect(PathText.deletingLastPathComponent("d///x//") == "d")
+    }
+
     @Test func childExitStatus() throws {
         let pid = try ChildSpawn.spawn("/bin/sh", arguments: ["-c", "exit 3"], environment: [:])
         #expect(ChildSpawn.waitForExit(pid) == 3)

@@ -22,6 +22,14 @@ import Testing
                 == "/a.dng")
     }
 
+    /// A one-character input name (full Foundation's NSString path code trapped on it) and runs of slashes.
+    @Test func shortNamesAndDoubledSlashes() {
+        #expect(ConvertOutputName(input: "x", folder: nil, fileExtension: "dng").path(suffix: 0) == "x.dng")
+        #expect(
+            ConvertOutputName(input: "shots//x.NEF", folder: nil, fileExtension: "dng").path(suffix: 0)
+                == "shots/x.dng")
+    }
+
     @Test func namesWithoutAStemStayVisible() {
         // ".nef" alone has no stem; a hidden ".dng" would look like a temporary file.
         #expect(
