@@ -107,7 +107,8 @@ public enum DNGWriter {
     /// file's SHA-256 is read back on another thread while this one syncs and publishes it.
     private static func write(
         to path: String, pending: DNGEncoder.PendingDigest?, fileDigest: Bool,
-        thumbnail previews: PendingPreviews? = nil, plan makePlan: (DNGEncoder.DigestHandling) throws(DNGError) -> DNGPlan
+        thumbnail previews: PendingPreviews? = nil,
+        plan makePlan: (DNGEncoder.DigestHandling) throws(DNGError) -> DNGPlan
     ) throws(DNGError) -> Result {
         // Fail on an existing name before spending time on encoding; OutputFile checks again when publishing.
         let file = try OutputFile(creatingAt: path)
@@ -139,7 +140,8 @@ public enum DNGWriter {
                 ]
             }
             // The file is complete: its SHA-256 is read through a descriptor of its own (commit closes the file's).
-            let fileDigestJob = try fileDigest ? MessageDigest.hashFileInBackground(file.fileDescriptor, name: path) : nil
+            let fileDigestJob =
+                try fileDigest ? MessageDigest.hashFileInBackground(file.fileDescriptor, name: path) : nil
             do throws(DNGError) {
                 try file.commit()
             } catch {

@@ -22,7 +22,8 @@ import Testing
 
     private static func shot(raw: [UInt8], jpeg: [UInt8]) -> ShotProcessor.Shot {
         func object(_ handle: UInt32, _ name: String, _ format: ObjectFormatCode) -> AnnouncedObject {
-            AnnouncedObject(handle: ObjectHandle(rawValue: handle), info: ObjectInfo(objectFormat: format, filename: name))
+            AnnouncedObject(
+                handle: ObjectHandle(rawValue: handle), info: ObjectInfo(objectFormat: format, filename: name))
         }
         return ShotProcessor.Shot(
             frame: 1, index: 1, bracket: nil, date: Date(), sequence: 1,

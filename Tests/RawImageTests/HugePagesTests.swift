@@ -35,7 +35,8 @@ import Testing
     }
 
     /// Kernels built without transparent huge pages refuse the advice (and have no such flag to see).
-    static let kernelHasHugePages = FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")
+    static let kernelHasHugePages = FileManager.default.fileExists(
+        atPath: "/sys/kernel/mm/transparent_hugepage/enabled")
 
     @Test(.enabled(if: kernelHasHugePages)) func aLargeBufferIsAdvisedAndASmallOneIsNot() throws {
         let large = [UInt8](unsafeUninitializedCapacity: 48 << 20) { buffer, initialized in
