@@ -42,3 +42,45 @@ public struct CapturingLogHandler: LogHandler {
         return (logger, store)
     }
 }
+
+/// Messages logged at `minimum` or above, kept as written (without their level), with the logger that collects
+/// them: for checks of what a run said ("says so once") or set.
+public final class LogCollector: Sendable {
+    /// The lowest level kept.
+    public let minimum: Logger.Level
+    private let stored = Mutex<[String]>([])
+
+    /// A collector of messages at `minimum` and above (warnings by default).
+    public init(minimum: Logger.Level = .warning) { self.minimum = minimum }
+
+    /// The messages so far, in order.
+    public var messages: [String] { stored.withLock { $0 } }
+
+    /// A logger writing into this collector.
+    public var logger: Logger {
+        var logger = Logger(label: "test") { [self] _ in Handler(collector: self) }
+        logger.logLevel = minimum
+        return logger
+    }
+
+    private struct Handler: LogHandler {
+        let collector: LogCollector
+        var logLevel: Logger.Level
+        var metadata: Logger.Metadata = [:]
+
+        init(collector: LogCollector) {
+            self.collector = collector
+            logLevel = collector.minimum
+        }
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            guard event.level >= collector.minimum else { return }
+            collector.stored.withLock { $0.append("\(event.message)") }
+        }
+    }
+}

@@ -11,15 +11,7 @@ import Testing
 /// rawcap cannot tell it.
 @Suite struct NikonSettingsTests {
     /// Warnings logged, for the "say so once" check.
-    final class Warnings: Sendable {
-        private let store = CapturingLogHandler.Store()
-        var messages: [String] { store.all }
-        var logger: Logger {
-            var logger = Logger(label: "test.nikon") { [store] _ in CapturingLogHandler(store: store) }
-            logger.logLevel = .warning
-            return logger
-        }
-    }
+    typealias Warnings = LogCollector
 
     /// Runs `body` with identified settings over an open session to `model`.
     static func withSettings<T: Sendable>(

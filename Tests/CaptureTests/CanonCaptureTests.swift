@@ -5,6 +5,7 @@ import Logging
 import PTP
 import RawDecoders
 import RawImage
+import TestSupport
 import Testing
 
 /// `rawcap shoot`'s engine against the `canon` personality: EOS remote release, GetEvent records, CR2 through LibRaw.
@@ -64,12 +65,7 @@ import Testing
         defer { Task { await rig.close() } }
         let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2, keepJPEG: true))
         #expect(summary.files.count == 4)
-        let files = try rig.files()
-        let stems = Set(files.map { String($0.split(separator: ".")[0]) })
-        #expect(stems.count == 2, "\(files)")
-        for stem in stems {
-            #expect(files.contains(stem + ".dng") && files.contains(stem + ".jpg"), "\(stem) paired: \(files)")
-        }
+        try rig.expectRawJPEGPairs(2)
         let sets = await rig.camera.transcript.filter { $0.code == OperationCode.Canon.setDevicePropValueEx }
         #expect(sets.count == 4, "destination host, RAW+JPEG, RAW again, destination back")
         #expect(try await Self.imageFormat(rig) == .raw)
@@ -80,7 +76,7 @@ import Testing
         model.operationsSupported.removeAll { $0 == OperationCode.Canon.setDevicePropValueEx }
         let rig = try await CaptureRig(width: 160, height: 120, model: model)
         defer { Task { await rig.close() } }
-        let warnings = WarningLog()
+        let warnings = LogCollector(minimum: .warning)
         let runner = CaptureRunner(
             session: rig.session, plan: ShootPlan(format: .auto, count: 2, keepJPEG: true), store: rig.store,
             journal: try Journal(folder: rig.store.folder), logger: warnings.logger, observer: rig.events.append)

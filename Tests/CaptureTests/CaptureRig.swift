@@ -6,6 +6,7 @@ import PTP
 import PTPIP
 import RawImage
 import TestSupport
+import Testing
 
 /// An emulated camera on the in-memory USB link, an open session, and a captures folder with its journal.
 final class CaptureRig: @unchecked Sendable {
@@ -97,6 +98,23 @@ final class CaptureRig: @unchecked Sendable {
     /// Files in the folder, hidden ones (temporaries) included, the journal left out.
     func files() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: store.folder).filter { $0 != Journal.fileName }.sorted()
+    }
+
+    /// A `Puller` on the rig's session, folder and a journal in it.
+    func puller() throws -> Puller {
+        Puller(session: session, store: store, journal: try Journal(folder: store.folder), logger: .init(label: "t"))
+    }
+
+    /// Checks that the folder holds `shots` RAW+JPEG pairs: STEM.dng beside STEM.jpg for each of `shots` stems.
+    func expectRawJPEGPairs(_ shots: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let files = try files()
+        let stems = Set(files.map { String($0.split(separator: ".")[0]) })
+        #expect(stems.count == shots, "\(files)", sourceLocation: sourceLocation)
+        for stem in stems {
+            #expect(
+                files.contains(stem + ".dng") && files.contains(stem + ".jpg"), "\(stem) paired: \(files)",
+                sourceLocation: sourceLocation)
+        }
     }
 
     func close() async {

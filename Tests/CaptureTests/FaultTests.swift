@@ -88,9 +88,7 @@ import Testing
 
         // Plug the camera back in: pull --resume fetches the shot the disconnect cut off.
         try await rig.reconnect()
-        let puller = Puller(
-            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
-            logger: .init(label: "t"))
+        let puller = try rig.puller()
         let resumed = try await puller.pull(.resume, original: false, deleteAfter: false)
         #expect(resumed.count == 1)
         #expect(try rig.files().count == 2)

@@ -46,7 +46,7 @@ import Testing
             ShootPlan(format: .auto, count: 2), warnings: warnings, reach: reach)
         defer { withExtendedLifetime(folder) {} }
         #expect(summary.files.count == 2)
-        #expect(warnings.all.isEmpty, "\(warnings.all)")
+        #expect(warnings.messages.isEmpty, "\(warnings.messages)")
         for file in summary.files {
             #expect(file.path.hasSuffix(".dng"))
             let frame = try #require(try RawDecoder.decode(contentsOf: file.path).frame)
@@ -102,9 +102,9 @@ import Testing
             ShootPlan(format: .auto, count: 2), model: model, warnings: warnings)
         defer { withExtendedLifetime(folder) {} }
         #expect(summary.files.count == 2)
-        let priority = warnings.all.filter { $0.contains("PriorityMode") }
-        #expect(priority.count == 1, "\(warnings.all)")
-        let changeList = warnings.all.filter { $0.contains("0xD212") }
-        #expect(changeList.count == 1, "\(warnings.all)")
+        let priority = warnings.messages.filter { $0.contains("PriorityMode") }
+        #expect(priority.count == 1, "\(warnings.messages)")
+        let changeList = warnings.messages.filter { $0.contains("0xD212") }
+        #expect(changeList.count == 1, "\(warnings.messages)")
     }
 }

@@ -5,55 +5,8 @@ import Logging
 import PTP
 import RawDecoders
 import RawImage
+import TestSupport
 import Testing
-
-/// Log messages at warning level and above, for the "say so once" checks.
-final class WarningLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func append(_ message: String) { lock.withLock { stored.append(message) } }
-    var messages: [String] { lock.withLock { stored } }
-
-    var logger: Logger {
-        Logger(label: "test.vendor") { _ in WarningCollector(log: self) }
-    }
-}
-
-/// Every log message at debug level and above, for checks of what a run set.
-final class DebugLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func append(_ message: String) { lock.withLock { stored.append(message) } }
-    var messages: [String] { lock.withLock { stored } }
-
-    var logger: Logger {
-        Logger(label: "test.debug") { _ in DebugCollector(log: self) }
-    }
-}
-
-struct DebugCollector: LogHandler {
-    let log: DebugLog
-    var logLevel: Logger.Level = .debug
-    var metadata: Logger.Metadata = [:]
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) { log.append("\(event.message)") }
-}
-
-struct WarningCollector: LogHandler {
-    let log: WarningLog
-    var logLevel: Logger.Level = .warning
-    var metadata: Logger.Metadata = [:]
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) {
-        if event.level >= .warning { log.append("\(event.message)") }
-    }
-}
 
 /// Frames the emulated sensor rendered, in order.
 final class RenderedFrames: @unchecked Sendable {
@@ -124,12 +77,7 @@ final class RenderedFrames: @unchecked Sendable {
         #expect(try await rig.value(.compressionSetting) == .uint8(7), "the D850's NEF")
         let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2, keepJPEG: true))
         #expect(summary.files.count == 4)
-        let files = try rig.files()
-        let stems = Set(files.map { String($0.split(separator: ".")[0]) })
-        #expect(stems.count == 2, "\(files)")
-        for stem in stems {
-            #expect(files.contains(stem + ".dng") && files.contains(stem + ".jpg"), "\(stem) paired: \(files)")
-        }
+        try rig.expectRawJPEGPairs(2)
         let announced = rig.journal.filter { $0.event == "object-announced" }
         #expect(announced.map(\.handle) == [0xFFFF_0001, 0xFFFF_0002, 0xFFFF_0001, 0xFFFF_0002])
         // NEF+Fine (12 on a D850) during the run; NEF (7) again afterwards.
@@ -145,7 +93,7 @@ final class RenderedFrames: @unchecked Sendable {
         let rig = try await CaptureRig(width: 160, height: 120, model: .nikon)
         defer { Task { await rig.close() } }
         try await rig.session.setDevicePropValue(.compressionSetting, .uint8(2))
-        let log = DebugLog()
+        let log = LogCollector(minimum: .debug)
         let summary = try await Self.runner(
             rig, ShootPlan(format: .bayer14, count: 1, keepJPEG: keepJPEG), logger: log.logger
         ).run()
@@ -161,7 +109,7 @@ final class RenderedFrames: @unchecked Sendable {
         model.qualityValues.removeAll { $0.value == .uint8(12) }
         let rig = try await CaptureRig(width: 160, height: 120, model: model)
         defer { Task { await rig.close() } }
-        let log = DebugLog()
+        let log = LogCollector(minimum: .debug)
         let summary = try await Self.runner(rig, ShootPlan(format: .auto, count: 1, keepJPEG: true), logger: log.logger)
             .run()
         #expect(summary.files.count == 2)
@@ -180,7 +128,7 @@ final class RenderedFrames: @unchecked Sendable {
         let rig = try await CaptureRig(width: 160, height: 120, model: model)
         defer { Task { await rig.close() } }
         try await rig.session.setDevicePropValue(.compressionSetting, .uint8(2))
-        let log = DebugLog()
+        let log = LogCollector(minimum: .debug)
         let raw = try await Self.runner(rig, ShootPlan(format: .bayer14, count: 1), logger: log.logger).run()
         #expect(raw.files.map(\.format) == ["bayer14"])
         #expect(log.messages.contains("set quality=4"), "\(log.messages)")
@@ -206,7 +154,7 @@ final class RenderedFrames: @unchecked Sendable {
         let rig = try await CaptureRig(width: 160, height: 120, model: model)
         defer { Task { await rig.close() } }
         #expect(try await rig.value(.compressionSetting) == .uint8(3))
-        let warnings = WarningLog()
+        let warnings = LogCollector(minimum: .warning)
         let summary = try await Self.runner(rig, ShootPlan(format: .auto, count: 2), logger: warnings.logger).run()
         #expect(summary.files.count == 2)
         let messages = warnings.messages.filter { $0.contains("CompressionSetting") }
@@ -245,7 +193,7 @@ final class RenderedFrames: @unchecked Sendable {
         model.rawBitDepthValues = nil
         let rig = try await CaptureRig(width: 160, height: 120, model: model)
         defer { Task { await rig.close() } }
-        let warnings = WarningLog()
+        let warnings = LogCollector(minimum: .warning)
         let summary = try await Self.runner(rig, ShootPlan(format: .auto, count: 3), logger: warnings.logger).run()
         #expect(summary.files.count == 3)
         #expect(summary.format.description == "bayer", "the depth is the camera's")
@@ -315,12 +263,7 @@ final class RenderedFrames: @unchecked Sendable {
         defer { Task { await rig.close() } }
         let summary = try await rig.shoot(ShootPlan(format: .auto, count: 2, keepJPEG: true))
         #expect(summary.files.count == 4)
-        let files = try rig.files()
-        let stems = Set(files.map { String($0.split(separator: ".")[0]) })
-        #expect(stems.count == 2, "\(files)")
-        for stem in stems {
-            #expect(files.contains(stem + ".dng") && files.contains(stem + ".jpg"), "\(stem) paired: \(files)")
-        }
+        try rig.expectRawJPEGPairs(2)
         let announced = rig.journal.filter { $0.event == "object-announced" }
         #expect(announced.map(\.cameraFile) == ["DSC_0001.NEF", "DSC_0001.JPG", "DSC_0002.NEF", "DSC_0002.JPG"])
         #expect(Set(announced.map(\.handle)) == [0xFFFF_0001])

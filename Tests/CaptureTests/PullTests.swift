@@ -35,9 +35,7 @@ import Testing
         defer { Task { await rig.close() } }
         try await rig.session.initiateCapture()
         await rig.camera.waitForCapture()
-        let puller = Puller(
-            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
-            logger: .init(label: "t"))
+        let puller = try rig.puller()
         let objects = try await puller.list()
         let saved = try await puller.pull(.all, original: true, deleteAfter: true)
         #expect(saved.count == objects.count)
@@ -51,9 +49,7 @@ import Testing
     @Test func anUnknownHandleIsAnError() async throws {
         let rig = try await CaptureRig()
         defer { Task { await rig.close() } }
-        let puller = Puller(
-            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
-            logger: .init(label: "t"))
+        let puller = try rig.puller()
         await #expect(throws: CaptureError(.invalidPlan)) {
             _ = try await puller.pull(.handles([0xDEAD]), original: false, deleteAfter: false)
         }
@@ -72,9 +68,7 @@ import Testing
             try await rig.session.initiateCapture()
             await rig.camera.waitForCapture()
         }
-        let puller = Puller(
-            session: rig.session, store: rig.store, journal: try Journal(folder: rig.store.folder),
-            logger: .init(label: "t"))
+        let puller = try rig.puller()
         let objects = try await puller.list()
         #expect(objects.count == 3)
         await #expect(throws: TransportError(.disconnected)) {

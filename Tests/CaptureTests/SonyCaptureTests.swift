@@ -5,7 +5,6 @@ import Logging
 import PTP
 import RawDecoders
 import RawImage
-import Synchronization
 import TestSupport
 import Testing
 
@@ -14,30 +13,7 @@ import Testing
 /// framing and over PTP/IP.
 @Suite(.serialized) struct SonyCaptureTests {
     /// Warnings a run logged.
-    final class Warnings: Sendable {
-        let messages = Mutex<[String]>([])
-        var all: [String] { messages.withLock { $0 } }
-
-        var logger: Logger {
-            var logger = Logger(label: "test.sony") { _ in Handler(store: self) }
-            logger.logLevel = .warning
-            return logger
-        }
-
-        struct Handler: LogHandler {
-            let store: Warnings
-            var logLevel: Logger.Level = .warning
-            var metadata: Logger.Metadata = [:]
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-            func log(event: LogEvent) {
-                guard event.level >= .warning else { return }
-                store.messages.withLock { $0.append("\(event.message)") }
-            }
-        }
-    }
+    typealias Warnings = LogCollector
 
     enum Reach: String, CaseIterable { case usb, ptpip }
 
@@ -135,8 +111,8 @@ import Testing
         let (summary, camera, folder) = try await Self.shoot(
             ShootPlan(format: .auto, count: 2), model: model, warnings: warnings)
         defer { withExtendedLifetime(folder) {} }
-        #expect(warnings.all.count == 1, "\(warnings.all)")
-        #expect(warnings.all.first?.contains("CompressionSetting") == true, "\(warnings.all)")
+        #expect(warnings.messages.count == 1, "\(warnings.messages)")
+        #expect(warnings.messages.first?.contains("CompressionSetting") == true, "\(warnings.messages)")
         // RAW as set on the camera: no JPEG, and nothing was written to the camera.
         #expect(summary.files.count == 2)
         #expect(summary.files.allSatisfy { $0.path.hasSuffix(".dng") })
