@@ -379,14 +379,9 @@ public actor PTPIPTransport: PTPTransport {
             } catch {
                 throw PTPError(.malformedContainer, "\(error)")
             }
-            let bytes: [UInt8]
-            do {
-                bytes = try await stream.receive(maxLength: configuration.receiveByteCount, timeout: timeout)
-            } catch {
-                throw map(error, "receive")
-            }
-            logger.traceBytes("PTP/IP in bytes", bytes)
-            decoder.append(bytes)
+            decoder.append(
+                try await receiveBytes(
+                    from: stream, configuration: configuration, timeout: timeout, what: "receive", logger: logger))
         }
     }
 
@@ -409,14 +404,10 @@ public actor PTPIPTransport: PTPTransport {
             } catch {
                 throw PTPError(.malformedContainer, "\(error)")
             }
-            let bytes: [UInt8]
-            do {
-                bytes = try await command.receive(maxLength: configuration.receiveByteCount, timeout: timeout)
-            } catch {
-                throw Self.map(error, "command connection")
-            }
-            logger.traceBytes("PTP/IP in bytes", bytes)
-            commandDecoder.append(bytes)
+            commandDecoder.append(
+                try await Self.receiveBytes(
+                    from: command, configuration: configuration, timeout: timeout, what: "command connection",
+                    logger: logger))
         }
     }
 
@@ -431,15 +422,25 @@ public actor PTPIPTransport: PTPTransport {
             } catch {
                 throw PTPError(.malformedContainer, "\(error)")
             }
-            let bytes: [UInt8]
-            do {
-                bytes = try await event.receive(maxLength: configuration.receiveByteCount, timeout: timeout)
-            } catch {
-                throw Self.map(error, "event connection")
-            }
-            logger.traceBytes("PTP/IP in bytes", bytes)
-            eventDecoder.append(bytes)
+            eventDecoder.append(
+                try await Self.receiveBytes(
+                    from: event, configuration: configuration, timeout: timeout, what: "event connection",
+                    logger: logger))
         }
+    }
+
+    /// One `receive` from `stream` for a frame decoder, traced; a stream error becomes the transport's, naming `what`.
+    private static func receiveBytes(
+        from stream: any ByteStream, configuration: Configuration, timeout: Duration, what: String, logger: Logger
+    ) async throws -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            bytes = try await stream.receive(maxLength: configuration.receiveByteCount, timeout: timeout)
+        } catch {
+            throw map(error, what)
+        }
+        logger.traceBytes("PTP/IP in bytes", bytes)
+        return bytes
     }
 
     private static func map(_ error: ByteStreamError, _ what: String) -> TransportError {
