@@ -60,19 +60,15 @@ public final class DownloadFile: PTPDataSink, Sendable {
 
         /// Adds the file's bytes up to `end` to the digest.
         func digest(upTo end: Int) {
-            while failure == nil && digested < end {
-                let want = min(buffer.count, end - digested)
-                let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, off_t(digested)) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    failure =
-                        count < 0
-                        ? DNGError.system("read back", path: path, errno: errno)
-                        : DNGError(.ioFailure, path: path, "the file ended at \(digested) of \(end) bytes written")
-                    return
+            guard failure == nil, digested < end else { return }
+            do {
+                digested += try digest.update(
+                    fileDescriptor: descriptor, range: digested..<end, buffer: &buffer, name: path)
+                if digested < end {
+                    failure = DNGError(.ioFailure, path: path, "the file ended at \(digested) of \(end) bytes written")
                 }
-                buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
-                digested += count
+            } catch {
+                failure = error
             }
         }
     }

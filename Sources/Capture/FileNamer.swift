@@ -81,16 +81,16 @@ public struct FileNamer: Hashable, Sendable {
         var time = time_t(values.date.timeIntervalSince1970.rounded(.down))
         var local = tm()
         _ = localtime_r(&time, &local)
-        func pad(_ value: some BinaryInteger, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
         let bracket = values.bracket.map(Self.bracketLabel) ?? ""
         var text = template
         let replacements: [(String, String)] = [
-            ("date", pad(local.tm_year + 1900, 4) + pad(local.tm_mon + 1, 2) + pad(local.tm_mday, 2)),
-            ("time", pad(local.tm_hour, 2) + pad(local.tm_min, 2) + pad(local.tm_sec, 2)),
-            ("seq", pad(values.sequence, 4)), ("n", String(values.frameNumber)),
+            (
+                "date",
+                (local.tm_year + 1900).zeroPadded(to: 4) + (local.tm_mon + 1).zeroPadded(to: 2)
+                    + local.tm_mday.zeroPadded(to: 2)
+            ),
+            ("time", local.tm_hour.zeroPadded(to: 2) + local.tm_min.zeroPadded(to: 2) + local.tm_sec.zeroPadded(to: 2)),
+            ("seq", values.sequence.zeroPadded(to: 4)), ("n", String(values.frameNumber)),
             ("camera", Self.sanitize(values.camera)), ("serial", Self.sanitize(values.serial)),
             ("bracket", bracket),
         ]

@@ -11,16 +11,25 @@ public enum UTCTimestamp {
     /// `2026-11-27T09:57:34.199Z`: extended format, to the nearest millisecond, `Z`.
     public static func extended(_ date: Date) -> String {
         let (parts, milliseconds) = split(date)
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(milliseconds, 3))Z"
+        let (day, time) = fields(parts)
+        return day.joined(separator: "-") + "T" + time.joined(separator: ":") + "." + milliseconds.zeroPadded(to: 3)
+            + "Z"
     }
 
     /// `20261127T095734`: basic format, whole seconds (of the time to the nearest millisecond), no zone designator
     /// (the run ID's stem).
     public static func basic(_ date: Date) -> String {
-        let (parts, _) = split(date)
-        return "\(pad(parts.tm_year + 1900, 4))\(pad(parts.tm_mon + 1, 2))\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2))\(pad(parts.tm_min, 2))\(pad(parts.tm_sec, 2))"
+        let (day, time) = fields(split(date).0)
+        return day.joined() + "T" + time.joined()
+    }
+
+    /// Year, month and day; hour, minute and second: zero-padded.
+    private static func fields(_ parts: tm) -> (day: [String], time: [String]) {
+        let day = [(parts.tm_year + 1900).zeroPadded(to: 4), (parts.tm_mon + 1).zeroPadded(to: 2)]
+        return (
+            day + [parts.tm_mday.zeroPadded(to: 2)],
+            [parts.tm_hour.zeroPadded(to: 2), parts.tm_min.zeroPadded(to: 2), parts.tm_sec.zeroPadded(to: 2)]
+        )
     }
 
     /// The calendar fields and the milliseconds, the time rounded to the nearest millisecond first as
@@ -35,8 +44,12 @@ public enum UTCTimestamp {
         return (parts, Int32(milliseconds < 0 ? milliseconds + 1000 : milliseconds))
     }
 
-    private static func pad(_ value: Int32, _ width: Int) -> String {
-        let text = String(value)
+}
+
+extension BinaryInteger {
+    /// The decimal digits, with zeros in front up to `width` (`7` → `"07"` for 2): dates, times and sequence numbers.
+    func zeroPadded(to width: Int) -> String {
+        let text = String(self)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }

@@ -125,22 +125,40 @@ public final class MessageDigest {
         }
     }
 
-    /// The digest of the open file `descriptor` from its first byte to its end, read with `pread`.
+    /// The digest of the open file `descriptor` from its first byte to its end.
     private static func hashFile(_ algorithm: Algorithm, descriptor: Int32, name: String) throws(DNGError) -> [UInt8] {
         let digest = MessageDigest(algorithm)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: off_t = 0
+        var offset = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            let count = try digest.update(
+                fileDescriptor: descriptor, range: offset..<offset + buffer.count, buffer: &buffer, name: name)
+            offset += count
+            if count < buffer.count { return digest.finalize() }
+        }
+    }
+
+    /// Adds bytes `range` of the open file `descriptor` to the digest, read with `pread` (the file offset does not
+    /// move) through `buffer`, which the caller keeps between calls.
+    ///
+    /// - Returns: the bytes added; fewer than `range.count` when the file ends first.
+    /// - Throws: ``DNGError`` naming `name` when a read fails.
+    public func update(fileDescriptor descriptor: Int32, range: Range<Int>, buffer: inout [UInt8], name: String)
+        throws(DNGError) -> Int
+    {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let want = min(buffer.count, range.upperBound - offset)
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, off_t(offset)) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw DNGError.system("read", path: name, errno: errno)
             }
             if count == 0 { break }
-            buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
-            offset += off_t(count)
+            buffer.withUnsafeBytes { update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            offset += count
         }
-        return digest.finalize()
+        return offset - range.lowerBound
     }
 
     /// Lowercase hexadecimal, the form `sha256sum` prints.
