@@ -35,12 +35,13 @@ public struct CameraSettings: Sendable {
         self.logger = logger
     }
 
-    /// Asks the camera for its DeviceInfo and wraps the session.
+    /// Reads the camera's DeviceInfo, with its vendor property list merged in (``PTP/PTPSession/cameraIdentity(usbVendorID:usbProductID:)``:
+    /// asked once per session), and wraps the session.
     public static func load(
         session: PTPSession, catalog: PropertyCatalog = .standard, logger: Logger = Logger(label: "rawcap.settings")
     ) async throws -> CameraSettings {
         CameraSettings(
-            session: session, deviceInfo: try await session.getDeviceInfo(), catalog: catalog, logger: logger)
+            session: session, deviceInfo: try await session.deviceInfo(), catalog: catalog, logger: logger)
     }
 
     /// The vendor whose codes the camera speaks.

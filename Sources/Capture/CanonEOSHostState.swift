@@ -29,7 +29,7 @@ public actor CanonEOSHostState {
     /// where the body stores it (its card, announced with ObjectAddedEx).
     func prepare(session: PTPSession) async throws {
         if info != nil { return }
-        let info = try await session.getDeviceInfo()
+        let info = try await session.deviceInfo()
         guard info.supports(OperationCode.Canon.getEvent),
             info.supports(OperationCode.Canon.remoteRelease) || info.supports(OperationCode.Canon.remoteReleaseOn)
         else {

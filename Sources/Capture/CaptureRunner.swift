@@ -82,7 +82,9 @@ public struct CaptureRunner: Sendable {
     public func run() async throws -> Summary {
         let deviceInfo: DeviceInfo
         do {
-            deviceInfo = try await session.getDeviceInfo()
+            deviceInfo = try await session.cameraIdentity(
+                usbVendorID: usbVendorID, usbProductID: usbProductID
+            ).deviceInfo
         } catch {
             // A camera that fails before the run starts still leaves its reason in the journal.
             recordFailure(error, restoreFailure: nil)

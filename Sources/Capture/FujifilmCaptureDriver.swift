@@ -53,7 +53,7 @@ public struct FujifilmCaptureDriver: CaptureDriver {
 
     /// Puts the body under the host's control (see the type's description).
     public func prepare(session: PTPSession, logger: Logger) async throws {
-        let info = try await session.getDeviceInfo()
+        let info = try await session.deviceInfo()
         let properties = Set(info.devicePropertiesSupported)
         func set(_ code: DevicePropertyCode, _ value: UInt16, _ what: String) async throws {
             do {

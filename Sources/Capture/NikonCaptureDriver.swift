@@ -167,7 +167,7 @@ actor NikonDriverState {
     /// property the body lacks.
     func prepare(session: PTPSession, logger: Logger) async throws -> DeviceInfo {
         if let deviceInfo { return deviceInfo }
-        let info = try await session.getDeviceInfo()
+        let info = try await session.deviceInfo()
         guard
             info.supports(OperationCode.Nikon.initiateCaptureRecInSdram)
                 || info.supports(OperationCode.Nikon.initiateCaptureRecInMedia)

@@ -85,7 +85,7 @@ public struct Puller: Sendable {
     /// - Throws: ``CaptureError/Code-swift.struct/invalidPlan`` for a handle that is not on the camera, or what the
     ///   session, decoder and writer throw.
     public func pull(_ selection: Selection, original: Bool, deleteAfter: Bool) async throws -> [SavedFile] {
-        let deviceInfo = try await session.getDeviceInfo()
+        let deviceInfo = try await session.deviceInfo()
         let camera = deviceInfo.model.isEmpty ? "camera" : deviceInfo.model
         let serial = deviceInfo.serialNumber
         journal.camera = camera

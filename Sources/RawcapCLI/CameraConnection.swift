@@ -11,6 +11,15 @@ public struct CameraConnection: Sendable {
     public var session: PTPSession
     /// Closes the transport and releases the camera.
     public var close: @Sendable () async -> Void
+
+    /// Opens the session and establishes the camera's identity once, with the link's USB IDs
+    /// (``PTP/PTPSession/cameraIdentity(usbVendorID:usbProductID:)``: DeviceInfo, then a Nikon's vendor property
+    /// list, as libgphoto2 and the recorded Windows client of a real D5500 do right after OpenSession).
+    @discardableResult
+    public func open() async throws -> CameraIdentity {
+        try await session.openSession()
+        return try await session.cameraIdentity(usbVendorID: link.usbVendorID, usbProductID: link.usbProductID)
+    }
 }
 
 /// What the transport knows about the camera, apart from PTP.

@@ -224,18 +224,27 @@ struct CameraInfoReport: Encodable, Sendable {
 extension CameraInfoReport {
     /// Asks the camera everything the report holds.
     ///
-    /// GetDeviceInfo first (legal outside a session), then OpenSession, the stores and each property, then
-    /// CloseSession. A store or property the camera refuses is recorded with the camera's response and the report
-    /// goes on; a failing link ends it with the transport's error.
+    /// OpenSession, then the camera's identity (GetDeviceInfo and, on a Nikon, GetVendorPropCodes, whose codes join
+    /// DeviceInfo's property list), the stores and each property, then CloseSession. A camera that refuses the
+    /// session is described by DeviceInfo alone (legal outside a session). A store or property the camera refuses is
+    /// recorded with the camera's response and the report goes on; a failing link ends it with the transport's
+    /// error.
     static func gather(session: PTPSession, link: CameraLink?) async throws -> CameraInfoReport {
-        let info = try await session.getDeviceInfo()
-        let vendor = info.cameraVendor
-        var report = CameraInfoReport(info, link: link)
         do {
             try await session.openSession()
         } catch let error as PTPError where error.code == .deviceResponse {
+            var report = CameraInfoReport(try await session.getDeviceInfo(), link: link)
             report.notes.append("The camera refused OpenSession (\(error)); stores and properties need a session.")
             return report
+        }
+        let identity = try await session.cameraIdentity(usbVendorID: link?.usbVendorID, usbProductID: link?.usbProductID)
+        let info = identity.deviceInfo
+        let vendor = info.cameraVendor
+        var report = CameraInfoReport(info, link: link)
+        if !identity.vendorPropertyCodes.isEmpty {
+            report.notes.append(
+                "\(identity.vendorPropertyCodes.count) of the \(info.devicePropertiesSupported.count) properties are listed by GetVendorPropCodes (0x90CA), not in DeviceInfo."
+            )
         }
         if info.supports(.getStorageIDs) {
             do {

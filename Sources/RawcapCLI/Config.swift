@@ -133,8 +133,8 @@ enum ConfigSession {
                     }.value
                 }
                 do {
+                    try await camera.open()
                     let loaded = try await CameraSettings.load(session: camera.session, logger: options.logger)
-                    try await camera.session.openSession()
                     // A Nikon's image quality numbers mean different things on different bodies: name them by
                     // this body's numbering (USB product only with Nikon's vendor ID).
                     let settings = try await loaded.identifyingNikonImageQuality(

@@ -38,8 +38,8 @@ extension RawcapCommand {
                 let objects: [CardObject]
                 let serial: String
                 do {
-                    try await camera.session.openSession()
-                    serial = try await camera.session.getDeviceInfo().serialNumber
+                    try await camera.open()
+                    serial = try await camera.session.deviceInfo().serialNumber
                     objects = try await Self.list(camera.session)
                 } catch {
                     try? await camera.session.closeSession()

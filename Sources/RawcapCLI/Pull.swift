@@ -68,7 +68,7 @@ extension RawcapCommand {
                 let camera = try await CameraConnector.connect(connection)
                 let files: [SavedFile]
                 do {
-                    try await camera.session.openSession()
+                    try await camera.open()
                     let puller = Puller(
                         session: camera.session, store: store, journal: journal, logger: connection.logger,
                         stop: signals.stop, observer: progress.handle)

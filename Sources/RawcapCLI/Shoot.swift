@@ -167,7 +167,7 @@ extension RawcapCommand {
             do {
                 let journal = try Journal(folder: store.folder)
                 do {
-                    try await camera.session.openSession()
+                    try await camera.open()
                 } catch {
                     // The journal exists now: it says why the run never started.
                     journal.recordQuietly(CaptureRunner.failureEntry(error))

@@ -50,7 +50,9 @@ public actor PTPSession {
     }
 
     private var transport: any PTPTransport
-    private let logger: Logger
+    let logger: Logger
+    /// The camera's identity once ``cameraIdentity(usbVendorID:usbProductID:)`` has established it.
+    public internal(set) var identity: CameraIdentity?
     /// The configuration in use.
     public var configuration: Configuration
     /// The open session's ID, or `nil` outside a session.
@@ -86,6 +88,7 @@ public actor PTPSession {
         self.transport = transport
         sessionID = nil
         nextTransactionID = 0
+        identity = nil
     }
 
     // MARK: Sessions
