@@ -14,6 +14,13 @@ extension CameraModel {
     /// `camera_nikon_capture`, codes from `ptp.h`): InitiateCaptureRecInSdram 0x90C0, GetEvent 0x90C7, DeviceReady
     /// 0x90C8, InitiateCaptureRecInMedia 0x9207.
     ///
+    /// Like the real body, DeviceInfo lists only the standard properties; RecordingMedia, RawBitMode and the other
+    /// vendor-range ones come from GetVendorPropCodes (0x90CA), and ChangeCameraMode (0x90C2) is answered
+    /// (``EmulatedCamera/answerNikon(_:dataOut:)``). The real D850's property set is larger than the emulator's
+    /// (about 150 in libgphoto2's `camlibs/ptp2/cameras/nikon-d850.txt`); those it does not model it does not list.
+    /// No real D850 bytes were available: the operation list follows libgphoto2's `camera_nikon_capture`, not a
+    /// recording.
+    ///
     /// On USB it is 04B0:0441, the D850's IDs (libgphoto2 `library.c` `models[]` "Nikon:DSC D850"), so libgphoto2
     /// reads it as the D850 it is.
     ///
@@ -51,6 +58,7 @@ extension CameraModel {
             .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject,
             OperationCode.Nikon.initiateCaptureRecInSdram, OperationCode.Nikon.getEvent,
             OperationCode.Nikon.deviceReady, OperationCode.Nikon.initiateCaptureRecInMedia,
+            OperationCode.Nikon.changeCameraMode, OperationCode.Nikon.getVendorPropCodes,
         ]
         model.qualityProperty = .compressionSetting
         model.qualityValues =

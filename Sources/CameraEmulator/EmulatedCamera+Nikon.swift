@@ -1,5 +1,6 @@
 import PTP
 import RawImage
+import WireFormat
 
 /// The Nikon personality's state: the shot in SDRAM and the events waiting for GetEvent.
 struct NikonEmulatorState: Sendable {
@@ -47,6 +48,9 @@ extension EmulatedCamera {
     /// - InitiateCapture (0x100E): the card, as InitiateCaptureRecInMedia with media 0.
     /// - DeviceReady (0x90C8): DeviceBusy while the shot develops, else OK.
     /// - GetEvent (0x90C7): the queued events (``NikonEventList``), then an empty list.
+    /// - GetVendorPropCodes (0x90CA): the vendor-range properties (0xD000 and up), which a real Nikon leaves out of
+    ///   DeviceInfo (``vendorPropertyCodes``).
+    /// - ChangeCameraMode (0x90C2, parameter 0 camera or 1 PC): OK; any other mode InvalidParameter.
     /// - GetObjectInfo, GetObject, GetPartialObject, GetThumb and DeleteObject on an SDRAM handle; on a body that does
     ///   not announce its objects (``CameraModel/announcesSDRAMObjects``) only on 0xFFFF0001, where DeleteObject
     ///   brings the shot's next object.
@@ -70,6 +74,12 @@ extension EmulatedCamera {
             let list = NikonEventList(nikon.events)
             nikon.events.removeAll()
             return .dataset(list)
+        case OperationCode.Nikon.getVendorPropCodes:
+            var writer = WireWriter(byteOrder: .little)
+            writer.writeArray(vendorPropertyCodes.map(\.rawValue))
+            return .data(writer.bytes)
+        case OperationCode.Nikon.changeCameraMode:
+            return PTPResponderReply(parameter(0) <= 1 ? .ok : .invalidParameter)
         case .getObjectInfo, .getObject, .getPartialObject, .getThumb, .deleteObject:
             let announces = model.announcesSDRAMObjects
             guard announces || parameter(0) == NikonEmulatorState.firstSDRAMHandle,
@@ -98,6 +108,18 @@ extension EmulatedCamera {
         default:
             return nil
         }
+    }
+
+    /// The properties a Nikon lists only through GetVendorPropCodes: its vendor-range codes (0xD000 and up). A real
+    /// D5500 and D850 list the standard properties (0x5001–0x501F) and the MTP ones (0xD303, 0xD406, 0xD407) in
+    /// DeviceInfo and the rest through 0x90CA (libgphoto2 `camlibs/ptp2/cameras/nikon-d5500.txt`, `nikon-d850.txt`:
+    /// the summary lists DeviceInfo's properties, then the vendor list; the D5500's DeviceInfo holds 22, confirmed by
+    /// a USB recording of a real D5500).
+    nonisolated static let nikonDeviceInfoVendorCodes: Set<UInt16> = [0xD303, 0xD406, 0xD407]
+
+    /// The vendor properties GetVendorPropCodes answers (see ``nikonDeviceInfoVendorCodes``).
+    var vendorPropertyCodes: [DevicePropertyCode] {
+        properties.codes.filter { $0.rawValue >= 0xD000 && !Self.nikonDeviceInfoVendorCodes.contains($0.rawValue) }
     }
 
     private func nikonCapture(toCard: Bool, transactionID: UInt32) -> PTPResponderReply {

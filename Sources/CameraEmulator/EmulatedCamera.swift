@@ -243,11 +243,18 @@ public actor EmulatedCamera: PTPResponder {
             vendorExtensionVersion: model.vendorExtensionVersion, vendorExtensionDesc: model.vendorExtensionDesc,
             functionalMode: 0, operationsSupported: model.operationsSupported,
             eventsSupported: model.eventsSupported,
-            devicePropertiesSupported: properties.codes.filter { !personalityAnswersOnlyItsOwnWay($0) },
+            devicePropertiesSupported: properties.codes.filter {
+                !personalityAnswersOnlyItsOwnWay($0) && !(listsVendorPropertiesApart && vendorPropertyCodes.contains($0))
+            },
             captureFormats: model.captureFormats ?? [model.rawFileFormat.objectFormat, .exifJPEG],
             imageFormats: model.imageFormats ?? [.association, .exifJPEG, model.rawFileFormat.objectFormat],
             manufacturer: model.manufacturer, model: model.model,
             deviceVersion: model.deviceVersion, serialNumber: model.serialNumber)
+    }
+
+    /// Whether DeviceInfo leaves out the properties GetVendorPropCodes lists (a Nikon that lists 0x90CA).
+    var listsVendorPropertiesApart: Bool {
+        model.personality == .nikon && model.operationsSupported.contains(OperationCode.Nikon.getVendorPropCodes)
     }
 
     /// The open session's ID, or `nil`.

@@ -144,7 +144,14 @@ public struct CameraProfile: Sendable {
         guard control.deviceInfo.devicePropertiesSupported.contains(code) else {
             return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: nil)
         }
-        let descriptor = try await control.descriptor(control.definition(for: code))
+        let descriptor: DevicePropDesc
+        do {
+            descriptor = try await control.descriptor(control.definition(for: code))
+        } catch let error as CameraControlError where error.code == .refused {
+            // Listed but not described (as CameraControl's own catalog treats the bit depth): depths unknown, the
+            // body keeps its setting, and a run that asks for a depth says it is not offered.
+            return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: nil)
+        }
         func bits(_ value: PTPValue) -> PTPValue? {
             rawBitDepthValues.first { $0.value == value }.map { .uint8(UInt8(clamping: $0.bits)) }
         }

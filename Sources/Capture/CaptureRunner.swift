@@ -107,21 +107,27 @@ public struct CaptureRunner: Sendable {
             let format = try ResolvedFormat.choose(plan.format, from: rawCatalog)
             summary.format = format
             let qualities: FormatCatalog
+            var warnings: [String] = []
             if let qualityControl = profile.qualityControl {
                 qualities = try await qualityControl.read(session: session)
             } else {
                 qualities = try await FormatCatalog.read(profile: profile, control: control)
                 if let reason = qualities.valuesReason { logger.debug("image quality values: \(reason)") }
                 if let code = profile.qualityProperty, qualities.qualities.isEmpty {
-                    // Optional: without it the camera shoots what it is set to, and the run says so once.
+                    // Optional: without it the camera shoots what it is set to, and the run says so once, on
+                    // standard error and in the journal.
                     let name = code.description(vendor: deviceInfo.cameraVendor)
-                    if let reason = qualities.undeterminedReason {
-                        logger.warning(
+                    let message: String
+                    if let reason = qualities.refusalReason {
+                        message = "the camera lists \(name) but \(reason); the image quality stays as set on the camera"
+                    } else if let reason = qualities.undeterminedReason {
+                        message =
                             "cannot tell what the values of \(name) mean on this camera (\(reason)); RAW or RAW+JPEG stays as set on the camera"
-                        )
                     } else {
-                        logger.warning("the camera does not offer \(name); RAW or RAW+JPEG stays as set on the camera")
+                        message = "the camera does not offer \(name); RAW or RAW+JPEG stays as set on the camera"
                     }
+                    logger.warning("\(message)")
+                    warnings.append(message)
                 }
             }
             let quality = try qualities.quality(for: format, keepJPEG: plan.keepJPEG)
@@ -140,7 +146,7 @@ public struct CaptureRunner: Sendable {
                 try await shoot(
                     deviceInfo: deviceInfo, profile: profile, control: control, format: format, quality: quality,
                     qualityValue: quality.flatMap { qualities.values[$0] }, brackets: brackets, camera: camera,
-                    serial: serial, summary: &summary)
+                    serial: serial, warnings: warnings, summary: &summary)
             } catch {
                 do {
                     try await control.restore(snapshot)
@@ -193,7 +199,7 @@ public struct CaptureRunner: Sendable {
     private func shoot(
         deviceInfo: DeviceInfo, profile: CameraProfile, control: CameraControl.CameraSettings, format: ResolvedFormat,
         quality: ShotQuality?, qualityValue: PTPValue?, brackets: [BracketSetting], camera: String, serial: String,
-        summary: inout Summary
+        warnings: [String], summary: inout Summary
     ) async throws {
         let history = Journal.read(folder: store.folder)
         let firstSequence =
@@ -209,6 +215,12 @@ public struct CaptureRunner: Sendable {
             + (quality.map { ", quality \($0)" } ?? "") + ", driver \(profile.driver.name), profile \(profile.name)"
         try journal.record(start)
         logger.debug("\(start.detail ?? "")")
+        // What the run found before it started (a setting it goes on without) follows its start in the journal.
+        for message in warnings {
+            var entry = JournalEntry(JournalEntry.Event.warning)
+            entry.detail = message
+            try journal.record(entry)
+        }
         observer(.started(frames: plan.frameCount, format: format.description, camera: camera))
 
         // Settings first: a refusal here stops the run before anything is shot.

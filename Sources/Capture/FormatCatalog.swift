@@ -17,6 +17,9 @@ public struct FormatCatalog: Hashable, Sendable {
     public var undeterminedReason: String?
     /// Where ``values`` come from, for the debug log (a Nikon's numbering and the evidence for it).
     public var valuesReason: String?
+    /// Why the camera's quality property could not be read although the camera lists it (it would not describe
+    /// it): the quality then stays as set on the camera.
+    public var refusalReason: String?
 
     /// Creates a catalog.
     public init(
@@ -36,7 +39,16 @@ public struct FormatCatalog: Hashable, Sendable {
         guard let code = profile.qualityProperty, control.deviceInfo.devicePropertiesSupported.contains(code) else {
             return FormatCatalog(qualities: [], currentQuality: nil)
         }
-        let description = try await control.descriptor(control.definition(for: code))
+        let description: DevicePropDesc
+        do {
+            description = try await control.descriptor(control.definition(for: code))
+        } catch let error as CameraControlError where error.code == .refused {
+            // A real Nikon D5500 lists CompressionSetting and yet answered GetDevicePropDesc with
+            // DevicePropNotSupported in a recorded session: a shot that does not need the setting goes on.
+            var catalog = FormatCatalog(qualities: [], currentQuality: nil)
+            catalog.refusalReason = error.detail
+            return catalog
+        }
         let known: [CameraProfile.QualityValue]
         let reason: String
         switch profile.qualityValues(for: description) {

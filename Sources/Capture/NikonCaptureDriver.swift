@@ -11,6 +11,25 @@ import PTP
 /// written). Optional properties the body lacks (RecordingMedia, CompressionSetting, RawBitMode) are reported once
 /// each as a warning and the body's own setting is used; only the capture operations themselves are required.
 /// Bodies without GetEvent report on the interrupt endpoint, which the driver reads instead.
+///
+/// Checked step by step against libgphoto2 (`library.c` `camera_nikon_capture`, `ptp.c`, at commit 813de344) and a
+/// USB recording of a real D5500 (OpenSession, GetDeviceInfo, GetVendorPropCodes, ChangeCameraMode 1,
+/// InitiateCaptureRecInSdram, GetEvent until ObjectAddedInSdram, DeviceReady, GetObjectInfo, GetObject). Where
+/// rawcap does the same: the vendor property list at connect (``PTP/CameraIdentity``), ChangeCameraMode(1) before
+/// the first shot (0 again in `finish`), DeviceReady's codes (0xA201 ready, 0xA200 busy), InitiateCapture answers
+/// retried as busy (DeviceBusy, 0xA004, 0xA207), 0x9207 with one parameter after ParameterNotSupported, associations
+/// skipped, a handle announced twice counted once. Differences kept on purpose:
+/// - InitiateCaptureRecInSdram (0x90C0) is preferred where a body lists both it and 0x9207 (libgphoto2 prefers
+///   0x9207); both store to SDRAM, and 0x90C0 is what the recorded D5500 client used.
+/// - RecordingMedia (0xD10B) is set to SDRAM for the run and put back in `finish`; libgphoto2 leaves it and picks the
+///   target with 0x9207's parameter. Setting it keeps the card untouched on bodies where only 0x90C0 exists.
+/// - Events queued before the shot are dropped, not re-queued: nothing in a capture run reads them.
+/// - Downloads use GetPartialObject where the body lists it, with GetObject when the body refuses it for an SDRAM
+///   object (``PTP/PTPSession/downloadObject(_:byteCount:into:chunkByteCount:maxAttempts:reconnect:)``);
+///   libgphoto2 always uses GetObject here.
+/// - Named SDRAM objects are not deleted after download (libgphoto2 deletes each): the body frees them at its next
+///   shot; only the 0xFFFF0001 path deletes, to bring the next object up.
+/// - GetEventEx (0x941C) is not used yet on Z bodies that list it; they answer 0x90C7 as well.
 public struct NikonCaptureDriver: CaptureDriver {
     /// `nikon`.
     public var name: String { "nikon" }
@@ -26,7 +45,7 @@ public struct NikonCaptureDriver: CaptureDriver {
         self.autofocus = autofocus
     }
 
-    /// Puts RecordingMedia back where it was before the run pointed captures at SDRAM.
+    /// Puts RecordingMedia back where it was before the run pointed captures at SDRAM, then leaves PC camera mode.
     public func finish(session: PTPSession, logger: Logger) async {
         await state.restoreRecordingMedia(session: session, logger: logger)
     }
@@ -77,6 +96,9 @@ public struct NikonCaptureDriver: CaptureDriver {
                 var objects: [AnnouncedObject] = []
                 for handle in handles {
                     let object = AnnouncedObject(handle: handle, info: try await session.getObjectInfo(handle))
+                    // A shot stored on the card can create its folder first (ObjectAdded of an association):
+                    // libgphoto2 `camera_nikon_capture` skips those too.
+                    if object.info.objectFormat == .association { continue }
                     objects.append(object)
                     await announce(object)
                 }
@@ -139,8 +161,20 @@ public struct NikonCaptureDriver: CaptureDriver {
                     OperationCode.Nikon.initiateCaptureRecInMedia, parameters: parameters + [1])
             }
             return true
-        } catch let error as PTPError where error.response == .deviceBusy {
+        } catch let error as PTPError
+            where error.response == .deviceBusy || error.response == ResponseCode.Nikon.invalidStatus
+                || error.response == ResponseCode.Nikon.waiting2ndRelease
+        {
+            // libgphoto2 `camera_nikon_capture` retries InvalidStatus (0xA004, a Nikon 1 or a body still busy with
+            // the last shot) and waits out Waiting2ndRelease (0xA207, a D850 between the two presses) as DeviceBusy.
             return false
+        } catch let error as PTPError
+            where error.response == .parameterNotSupported && !info.supports(OperationCode.Nikon.initiateCaptureRecInSdram)
+        {
+            // A D3x refuses 0x9207's two parameters (gphoto2 issue 635); libgphoto2 then sends the autofocus mode
+            // alone, which stores to the card.
+            try await session.execute(OperationCode.Nikon.initiateCaptureRecInMedia, parameters: [parameters[0]])
+            return true
         } catch let error as PTPError where error.response == .storeFull {
             throw CaptureError(.cardFull, "the camera's memory is full (StoreFull)")
         }
@@ -162,6 +196,8 @@ actor NikonDriverState {
     private var deviceInfo: DeviceInfo?
     /// RecordingMedia before ``prepare(session:logger:)`` pointed captures at SDRAM, when it changed it.
     private var mediaBefore: PTPValue?
+    /// Whether ``prepare(session:logger:)`` put the body in PC camera mode (ChangeCameraMode 1).
+    private var pcModeSet = false
 
     /// The camera's DeviceInfo; the first time, also points captures at SDRAM and warns once about each optional
     /// property the body lacks.
@@ -174,6 +210,16 @@ actor NikonDriverState {
         else {
             throw CaptureError(
                 .formatUnavailable, "the camera lists neither InitiateCaptureRecInSdram nor InitiateCaptureRecInMedia")
+        }
+        // PC camera mode first, as libgphoto2 `camera_nikon_capture` and the recorded Windows client of a D5500 do
+        // (ChangeCameraMode 0x90C2 with 1, right after GetVendorPropCodes); put back to 0 in `finish`.
+        if info.supports(OperationCode.Nikon.changeCameraMode) {
+            do {
+                try await session.execute(OperationCode.Nikon.changeCameraMode, parameters: [1])
+                pcModeSet = true
+            } catch let error as PTPError where error.code == .deviceResponse {
+                logger.warning("Nikon: the camera refused ChangeCameraMode(1) (\(error)); shooting in its own mode")
+            }
         }
         let media = NikonRecordingMedia.property
         if info.devicePropertiesSupported.contains(media) {
@@ -202,12 +248,20 @@ actor NikonDriverState {
     /// Puts RecordingMedia back to what it was before ``prepare(session:logger:)`` (the card, usually), so the
     /// camera stores its next shot where the photographer expects once it is off the cable.
     func restoreRecordingMedia(session: PTPSession, logger: Logger) async {
-        guard let before = mediaBefore else { return }
+        if let before = mediaBefore {
+            do {
+                try await session.setDevicePropValue(NikonRecordingMedia.property, before)
+                mediaBefore = nil
+            } catch {
+                logger.warning("Nikon: could not put RecordingMedia back to \(before) (\(error)); it stays SDRAM")
+            }
+        }
+        guard pcModeSet else { return }
+        pcModeSet = false
         do {
-            try await session.setDevicePropValue(NikonRecordingMedia.property, before)
-            mediaBefore = nil
+            try await session.execute(OperationCode.Nikon.changeCameraMode, parameters: [0])
         } catch {
-            logger.warning("Nikon: could not put RecordingMedia back to \(before) (\(error)); it stays SDRAM")
+            logger.warning("Nikon: could not leave PC camera mode (ChangeCameraMode 0: \(error))")
         }
     }
 }

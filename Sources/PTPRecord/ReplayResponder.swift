@@ -76,6 +76,7 @@ public actor ReplayResponder: PTPResponder {
     private var usedByCode: [OperationCode: Int] = [:]
     private var repeatLogged: Set<Key> = []
     private var eventsSent: Set<Int> = []
+    private var partialLogged: Set<UInt32> = []
 
     /// Creates a responder serving `conversation`.
     public init(conversation: PTPConversation, mode: Mode, logger: Logger = Logger(label: "rawcap.replay")) {
@@ -162,6 +163,9 @@ public actor ReplayResponder: PTPResponder {
             usedByCode[request.code] = next + 1
             return reply(indices[min(next, indices.count - 1)])
         }
+        if byKey[key] == nil, request.code == .getPartialObject, let reply = partialFromWholeObject(request) {
+            return reply
+        }
         guard let indices = byKey[key] else {
             let code = Self.fallback(for: request.code, known: byCode[request.code] != nil)
             answeredWithFallback += 1
@@ -180,6 +184,28 @@ public actor ReplayResponder: PTPResponder {
             return reply(indices[indices.count - 1])
         }
         return reply(indices[next])
+    }
+
+    /// GetPartialObject(handle, offset, count) served from a recorded GetObject of the same handle: they are the same
+    /// bytes, and hosts differ in which they use (libgphoto2 reads a Nikon's SDRAM shot with GetObject, rawcap with
+    /// GetPartialObject where the camera lists it). `nil` when the recording holds no whole object for the handle.
+    private func partialFromWholeObject(_ request: PTPRequest) -> PTPResponderReply? {
+        let parameters = request.parameters + [0, 0, 0]
+        let (handle, offset, count) = (parameters[0], Int(parameters[1]), Int(parameters[2]))
+        guard
+            let index = byKey[Key(code: .getObject, parameters: [handle])]?.first(where: {
+                conversation.transactions[$0].response.code == .ok && conversation.transactions[$0].dataIn != nil
+            }),
+            let whole = conversation.transactions[index].dataIn
+        else { return nil }
+        guard offset <= whole.count else { return PTPResponderReply(.invalidParameter) }
+        let end = offset + min(count, whole.count - offset)
+        answeredFromRecording += 1
+        if partialLogged.insert(handle).inserted {
+            logger.info("replay: serving GetPartialObject of 0x\(String(handle, radix: 16)) from the recorded GetObject")
+        }
+        return PTPResponderReply(
+            .ok, parameters: [UInt32(end - offset)], dataIn: PTPBytesSource(Array(whole[offset..<end])))
     }
 
     /// What a camera answers for something it does not have, by the operation's kind.

@@ -222,6 +222,12 @@ public actor PTPSession {
     /// and fails when there is none. The sink sees every byte exactly once, in order. After `maxAttempts`
     /// consecutive failures the last error is passed on.
     ///
+    /// A camera that lists GetPartialObject can still refuse it for some objects (those in its memory rather than
+    /// on a card: a real Nikon's SDRAM shot is fetched with GetObject by libgphoto2 `camera_nikon_capture` and by
+    /// the Windows client of a recorded D5500 session). When the device refuses the first chunk, before any byte has
+    /// arrived, the whole object is read with GetObject instead (logged once per object); a refusal later in the
+    /// object is passed on, since the sink has already seen part of it.
+    ///
     /// - Throws: ``WireFormat/WireError/Code/doesNotFit`` when the object is larger than GetPartialObject's 32-bit
     ///   offset can address.
     public func downloadObject(
@@ -242,7 +248,16 @@ public actor PTPSession {
             let want = UInt32(min(chunk, byteCount - offset))
             let counter = CountingSink(forward)
             do {
-                let sent = try await getPartialObject(handle, offset: UInt32(offset), maxByteCount: want, into: counter)
+                let sent: UInt32
+                do {
+                    sent = try await getPartialObject(handle, offset: UInt32(offset), maxByteCount: want, into: counter)
+                } catch let error as PTPError where error.code == .deviceResponse && offset == 0 && failures == 0 {
+                    guard await counter.byteCount == 0 else { throw error }
+                    logger.notice("the camera refused GetPartialObject for \(handle) (\(error)); reading it with GetObject")
+                    // The caller checks the size against what the camera announced, as for GetObject itself.
+                    _ = try await getObject(handle, into: forward)
+                    return
+                }
                 guard sent > 0 else {
                     throw PTPError(
                         .dataPhaseTooShort, operation: .getPartialObject, "no bytes at offset \(offset) of \(byteCount)"

@@ -147,8 +147,12 @@ public struct NikonCaptureSequence: Hashable, Sendable {
             case EventCode.Nikon.objectAddedInSdram, .objectAdded:
                 let handle = event.parameter == 0 ? Self.sdramHandle : ObjectHandle(rawValue: event.parameter)
                 if event.parameter != 0 { named = true }
-                if !handles.contains(handle) { handles.append(handle) }
-                added = true
+                // A handle announced again (a camera that repeats its event, a replay repeating its last answer) is
+                // not a new object: only new ones restart the settle count.
+                if !handles.contains(handle) {
+                    handles.append(handle)
+                    added = true
+                }
             case EventCode.Nikon.captureCompleteRecInSdram, .captureComplete:
                 captureComplete = true
             default:

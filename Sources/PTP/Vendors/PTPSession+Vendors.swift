@@ -69,10 +69,20 @@ extension PTPSession {
             ptpEncoded: try await dataIn(OperationCode.Nikon.getEventEx), quirks: configuration.quirks)
     }
 
-    /// Nikon DeviceReady (0x90C8): `true` when the camera answers OK, `false` for DeviceBusy (0x2019); any other
-    /// answer throws ``PTPError``.
+    /// Nikon DeviceReady (0x90C8): `true` when the camera answers OK or SilentReleaseBusy (0xA201, which a Z body in
+    /// silent mode answers while it is in fact ready), `false` for DeviceBusy (0x2019) and BulbReleaseBusy (0xA200);
+    /// any other answer throws ``PTPError``. (libgphoto2 `ptp.c` `ptp_nikon_device_ready` treats the codes the same.)
     public func nikonDeviceReady() async throws -> Bool {
-        try await acceptedUnlessBusy { try await self.execute(OperationCode.Nikon.deviceReady) }
+        do {
+            try await execute(OperationCode.Nikon.deviceReady)
+            return true
+        } catch let error as PTPError where error.response == .deviceBusy
+            || error.response == ResponseCode.Nikon.bulbReleaseBusy
+        {
+            return false
+        } catch let error as PTPError where error.response == ResponseCode.Nikon.silentReleaseBusy {
+            return true
+        }
     }
 
     /// Nikon InitiateCaptureRecInSdram (0x90C0): `true` when the camera took the request, `false` for DeviceBusy
