@@ -16,10 +16,11 @@ extension CameraModel {
     ///
     /// Like the real body, DeviceInfo lists only the standard properties; RecordingMedia, RawBitMode and the other
     /// vendor-range ones come from GetVendorPropCodes (0x90CA), and ChangeCameraMode (0x90C2) is answered
-    /// (``EmulatedCamera/answerNikon(_:dataOut:)``). The real D850's property set is larger than the emulator's
-    /// (about 150 in libgphoto2's `camlibs/ptp2/cameras/nikon-d850.txt`); those it does not model it does not list.
-    /// No real D850 bytes were available: the operation list follows libgphoto2's `camera_nikon_capture`, not a
-    /// recording.
+    /// (``EmulatedCamera/answerNikon(_:dataOut:)``). It lists and describes all 285 properties a real D850 reported
+    /// (``NikonD850Facts``, from libgphoto2's `camlibs/ptp2/cameras/nikon-d850.txt`), in the real body's order; the
+    /// ones the emulator does not model are inert. No real D850 bytes were available: the operation and event lists
+    /// follow libgphoto2's `camera_nikon_capture`, not a recording, and the emulator's image quality leaves out TIFF
+    /// (6) and its RecordingMedia offers 0 and 1 where the real body's range is 0–2.
     ///
     /// On USB it is 04B0:0441, the D850's IDs (libgphoto2 `library.c` `models[]` "Nikon:DSC D850"), so libgphoto2
     /// reads it as the D850 it is.
@@ -71,6 +72,7 @@ extension CameraModel {
         model.rawBitDepthValues = [.uint8(0), .uint8(1)]
         model.defaultRawBitDepth = 14
         model.captureTargetProperty = DevicePropertyCode.Nikon.recordingMedia
+        model.realBodyProperties = NikonD850Facts.descriptions
         model.personality = .nikon
         model.usbVendorID = USBVendorID.nikon.rawValue
         model.usbProductID = 0x0441

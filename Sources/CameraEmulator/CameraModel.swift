@@ -99,6 +99,10 @@ public struct CameraModel: Hashable, Sendable {
     /// Whether a Nikon body names each shot it keeps in SDRAM with ObjectAddedInSdram (0xC101); one that does not
     /// keeps the shot's objects, one after the other, at 0xFFFF0001 (`nikon-no-object-event`).
     public var announcesSDRAMObjects = true
+    /// The real body's other properties, as it described them (a source's facts, e.g. ``NikonD850Facts``): answered
+    /// as inert descriptions wherever the emulator does not model the property, and listed in the order given (the
+    /// modelled ones in their place in it).
+    public var realBodyProperties: [DevicePropDesc] = []
 
     /// The protocol variants the emulator speaks.
     public enum Personality: String, Hashable, Sendable {

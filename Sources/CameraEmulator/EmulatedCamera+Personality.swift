@@ -61,12 +61,18 @@ extension EmulatedCamera {
     static func addPersonalityProperties(_ model: CameraModel, to table: inout PropertyTable) {
         switch model.personality {
         case .standard, .nikon, .canonEOS, .hostile:
-            return
+            break
         case .sony:
             addSonyProperties(to: &table)
         case .fujifilm:
             addFujifilmProperties(to: &table)
         }
+        guard !model.realBodyProperties.isEmpty else { return }
+        // The real body's other properties, as inert descriptions, each in the real body's place.
+        for description in model.realBodyProperties where table[description.propertyCode] == nil {
+            table.add(description)
+        }
+        table.order(by: model.realBodyProperties.map(\.propertyCode))
     }
 
     /// Whether the personality keeps `code` out of the standard property operations (and so out of DeviceInfo's

@@ -14,6 +14,14 @@ struct PropertyTable: Sendable {
         descriptions[description.propertyCode] = description
     }
 
+    /// Puts the codes `order` names in that order, the others after them as they were.
+    mutating func order(by order: [DevicePropertyCode]) {
+        let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        codes = codes.enumerated().sorted { a, b in
+            (rank[a.element] ?? order.count + a.offset, a.offset) < (rank[b.element] ?? order.count + b.offset, b.offset)
+        }.map(\.element)
+    }
+
     /// The description of `code`, or `nil` when the camera has no such property.
     subscript(code: DevicePropertyCode) -> DevicePropDesc? { descriptions[code] }
 

@@ -191,6 +191,9 @@ final class RenderedFrames: @unchecked Sendable {
         model.rawBitDepthProperty = DevicePropertyCode(rawValue: 0xD001)
         model.captureTargetProperty = DevicePropertyCode(rawValue: 0xD002)
         model.rawBitDepthValues = nil
+        model.realBodyProperties.removeAll {
+            [DevicePropertyCode.Nikon.rawBitMode, DevicePropertyCode.Nikon.recordingMedia].contains($0.propertyCode)
+        }
         let rig = try await CaptureRig(width: 160, height: 120, model: model)
         defer { Task { await rig.close() } }
         let warnings = LogCollector(minimum: .warning)
