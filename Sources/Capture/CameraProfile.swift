@@ -79,26 +79,17 @@ public struct CameraProfile: Sendable {
         for info: DeviceInfo, usbVendorID: USBVendorID? = nil, usbProductID: UInt16? = nil,
         logger: Logger = Logger(label: "rawcap.capture")
     ) -> CameraProfile {
-        // The vendor-range codes 0xD001/0xD002 are the emulator's own; only its identity unlocks them.
-        if info.vendorExtensionID.rawValue == 0, info.manufacturer == "rawcap" { return .emulator }
-        if let sony = sonyOutsidePCRemote(info, usbVendorID: usbVendorID) { return sony }
-        switch CameraFamily.identify(info, usbVendorID: usbVendorID).family {
-        case .nikon:
-            return .nikon(
-                logger: logger, model: info.model, usbProductID: usbVendorID == .nikon ? usbProductID : nil)
+        select(
+            for: CameraIdentity(reportedDeviceInfo: info, usbVendorID: usbVendorID, usbProductID: usbProductID),
+            logger: logger)
+    }
 
-        case .canonEOS:
-            return .canonEOS(logger: logger)
-
-        case .sony:
-            return .sony
-
-        case .fujifilm:
-            return .fujifilm
-
-        case .generic:
-            return .generic
-        }
+    /// The profile for the camera `identity` describes: its maker's ``VendorKit`` decides
+    /// (``VendorKits/profile(for:logger:)``).
+    public static func select(for identity: CameraIdentity, logger: Logger = Logger(label: "rawcap.capture"))
+        -> CameraProfile
+    {
+        VendorKits.profile(for: identity, logger: logger)
     }
 
     /// What ``bodyQualityValues`` found for a body.

@@ -80,22 +80,20 @@ public struct CaptureRunner: Sendable {
     ///   stall), `DNGError` (the folder or disk). The camera's settings are restored in every case, and the journal
     ///   ends with `run-finished` or `run-failed`.
     public func run() async throws -> Summary {
-        let deviceInfo: DeviceInfo
+        let identity: CameraIdentity
         do {
-            deviceInfo = try await session.cameraIdentity(
-                usbVendorID: usbVendorID, usbProductID: usbProductID
-            ).deviceInfo
+            identity = try await session.cameraIdentity(usbVendorID: usbVendorID, usbProductID: usbProductID)
         } catch {
             // A camera that fails before the run starts still leaves its reason in the journal.
             recordFailure(error, restoreFailure: nil)
             throw error
         }
+        let deviceInfo = identity.deviceInfo
         let camera = deviceInfo.model.isEmpty ? "camera" : deviceInfo.model
         let serial = deviceInfo.serialNumber
         journal.camera = camera
         journal.serial = serial
-        let profile = CameraProfile.select(
-            for: deviceInfo, usbVendorID: usbVendorID, usbProductID: usbProductID, logger: logger)
+        let profile = CameraProfile.select(for: identity, logger: logger)
         let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
         var summary = Summary(
             files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],

@@ -46,14 +46,4 @@ extension CameraLink {
         if case .usb(let camera) = self { return camera.productID }
         return nil
     }
-
-    /// The USB idProduct of a Nikon camera (`nil` for any other maker or link): what tells a Nikon's image quality
-    /// numbering.
-    ///
-    /// Not inlined: Swift 6.3.1's optimizer crashed ("Found outside of lifetime use", CopyPropagation) compiling
-    /// the two properties above inlined into `ConfigSession.run`'s closure in a release build.
-    @inline(never)
-    public var nikonUSBProductID: UInt16? {
-        usbVendorID == .nikon ? usbProductID : nil
-    }
 }

@@ -1,4 +1,5 @@
 import CameraControl
+import Capture
 import PTP
 import PTPUSB
 import WireFormat
@@ -258,18 +259,19 @@ extension CameraInfoReport {
             report.notes.append("The camera does not list GetStorageIDs.")
         }
         var descriptors: [DevicePropertyCode: DevicePropDesc] = [:]
-        if vendor == .sony, info.supports(OperationCode.Sony.getAllDevicePropData), !info.supports(.getDevicePropDesc) {
-            // A Sony body in PC Remote mode describes its properties only through GetAllDevicePropData, after the
-            // SDIO handshake (run here when the camera refuses the request, as `config` does).
-            do {
-                let all = try await session.sonyAllDevicePropDataAfterHandshake()
-                for sony in all.descriptions {
-                    let descriptor = sony.standardDescription
+        if let describe = VendorKits.kit(for: identity).describeProperties,
+            let described = try await Self.vendorDescriptions(describe, session: session, identity: identity)
+        {
+            // The maker describes its properties its own way (a Sony body in PC Remote mode: GetAllDevicePropData).
+            switch described {
+            case .success(let all):
+                for descriptor in all {
                     report.properties.append(Self.property(descriptor, vendor: vendor))
-                    descriptors[sony.propertyCode] = descriptor
+                    descriptors[descriptor.propertyCode] = descriptor
                 }
-            } catch let error as PTPError where error.code == .deviceResponse {
-                report.notes.append("The camera refused GetAllDevicePropData (\(error)): property values are unknown.")
+            case .failure(let error):
+                report.notes.append(
+                    "The camera refused to describe its properties (\(error)): property values are unknown.")
                 report.properties = info.devicePropertiesSupported.map {
                     Property(code: hex($0.rawValue), name: $0.description(vendor: vendor), error: "not readable")
                 }
@@ -290,6 +292,19 @@ extension CameraInfoReport {
         // The report is complete; a camera that objects to closing does not spoil it.
         try? await session.closeSession()
         return report
+    }
+
+    /// The maker's own property descriptions (``Capture/VendorKit/describeProperties``): `nil` when the camera takes
+    /// the standard path, the camera's refusal as a failure.
+    static func vendorDescriptions(
+        _ describe: @Sendable (PTPSession, CameraIdentity) async throws -> [DevicePropDesc]?, session: PTPSession,
+        identity: CameraIdentity
+    ) async throws -> Result<[DevicePropDesc], PTPError>? {
+        do {
+            return try await describe(session, identity).map { .success($0) }
+        } catch let error as PTPError where error.code == .deviceResponse {
+            return .failure(error)
+        }
     }
 
     /// The report of DeviceInfo alone.

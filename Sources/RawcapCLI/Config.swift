@@ -1,5 +1,6 @@
 import ArgumentParser
 import CameraControl
+import Capture
 import FoundationEssentials
 import PTP
 
@@ -133,12 +134,11 @@ enum ConfigSession {
                     }.value
                 }
                 do {
-                    try await camera.open()
+                    let identity = try await camera.open()
                     let loaded = try await CameraSettings.load(session: camera.session, logger: options.logger)
-                    // A Nikon's image quality numbers mean different things on different bodies: name them by
-                    // this body's numbering (USB product only with Nikon's vendor ID).
-                    let settings = try await loaded.identifyingNikonImageQuality(
-                        usbProductID: camera.link.nikonUSBProductID)
+                    // Each maker names and routes its settings its own way (a Nikon's image quality numbers mean
+                    // different things on different bodies).
+                    let settings = try await VendorKits.kit(for: identity).settings(loaded, identity)
                     let result = try await body(settings)
                     await close()
                     return result
