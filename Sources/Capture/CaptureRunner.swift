@@ -162,7 +162,7 @@ public struct CaptureRunner: Sendable {
         if stop.isRequested { summary.interrupted = true }
         var entry = JournalEntry(JournalEntry.Event.runFinished)
         entry.detail = summary.interrupted ? "interrupted" : "complete"
-        entry.size = UInt64(summary.files.count)
+        entry.files = summary.files.count
         journal.recordQuietly(entry)
         if summary.interrupted {
             throw CaptureError(
