@@ -99,7 +99,7 @@ extension RawcapCommand {
                 plan = planned
                 store = try OutputStore(folder: output)
             } catch {
-                throw ShootFailure.report(error, command: "shoot")
+                throw ShootFailure.report(error, command: "shoot", json: json)
             }
             // Connect to every camera first (options are not Sendable), then every camera shoots on the same
             // schedule; one failing does not stop the others.
@@ -151,8 +151,9 @@ extension RawcapCommand {
                             + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
                             + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
                 case .failure(let error):
-                    let (code, message) = ShootFailure.classify(error)
-                    StandardError.print("rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(message.oneLine)")
+                    let code = ShootFailure.report(
+                        signals.translate(error), command: "shoot", json: json,
+                        camera: specs.count > 1 ? "\(spec)" : nil)
                     status = status ?? code
                 }
             }
