@@ -167,7 +167,8 @@ public struct CaptureRunner: Sendable {
         if summary.interrupted {
             throw CaptureError(
                 .interrupted,
-                "stopped after \(summary.started.count) of \(plan.frameCount) frames; \(summary.files.count) files saved"
+                "stopped after \(summary.started.count)\(plan.isOpenEnded ? "" : " of \(plan.frameCount)") frames; "
+                    + "\(summary.files.count) files saved"
             )
         }
         return summary
@@ -200,14 +201,14 @@ public struct CaptureRunner: Sendable {
         var start = JournalEntry(JournalEntry.Event.runStarted)
         start.format = format.description
         start.detail =
-            "\(format.reason); \(plan.frameCount) frames"
+            "\(format.reason); \(plan.isOpenEnded ? "frames until stopped" : "\(plan.frameCount) frames")"
             + (plan.interval.map { ", every \($0.seconds) s" } ?? "")
             + (plan.bracket.isEmpty
                 ? "" : ", bracket \(plan.bracket.map { FileNamer.bracketLabel($0) }.joined(separator: " "))")
             + (quality.map { ", quality \($0)" } ?? "") + ", driver \(profile.driver.name), profile \(profile.name)"
         try journal.record(start)
         logger.debug("\(start.detail ?? "")")
-        observer(.started(frames: plan.frameCount, format: format.description, camera: camera))
+        observer(.started(frames: plan.isOpenEnded ? nil : plan.frameCount, format: format.description, camera: camera))
 
         // Settings first: a refusal here stops the run before anything is shot.
         if let quality, let qualityControl = profile.qualityControl {

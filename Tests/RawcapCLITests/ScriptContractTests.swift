@@ -156,14 +156,14 @@ import Testing
 
     /// Runs `arguments` under python, sends `signal` once rawcap has taken it over (and, with `afterLine`, once the
     /// first line is on standard output); returns the status, standard output and standard error.
-    static func runSignalled(_ signal: String, afterLine: Bool, _ arguments: [String]) async throws -> (
+    static func runSignalled(_ signal: String, afterLine: Bool, lines: Int = 1, _ arguments: [String]) async throws -> (
         status: Int32?, output: String, errorOutput: String
     ) {
         let python = try ExternalTool.require("python3")
         let scratch = try TemporaryDirectory("signalled")
         let script = """
             import signal, subprocess, sys, time
-            number = getattr(signal, sys.argv[1]); after_line = sys.argv[2] == "1"; out_path = sys.argv[3]
+            number = getattr(signal, sys.argv[1]); lines = int(sys.argv[2]); out_path = sys.argv[3]
             child = subprocess.Popen(sys.argv[4:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             def taken():
                 try:
@@ -172,7 +172,7 @@ import Testing
                 except FileNotFoundError:
                     return False
                 return any(mask & (1 << (number - 1)) for mask in masks)
-            first = child.stdout.readline() if after_line else b""
+            first = b"".join(child.stdout.readline() for _ in range(lines))
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and child.poll() is None and not taken():
                 time.sleep(0.01)
@@ -185,7 +185,7 @@ import Testing
             """
         let outPath = scratch.file("stdout").path
         let result = try await Subprocess.runDetached(
-            python, ["-c", script, signal, afterLine ? "1" : "0", outPath] + arguments)
+            python, ["-c", script, signal, afterLine ? String(lines) : "0", outPath] + arguments)
         let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         return (Int32(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), output, result.errorOutput)
     }
