@@ -179,7 +179,7 @@ def main():
             problems.append(f"resident size grew from {rss_first} kB to {rss_last} kB in the longest run")
     duration = time.monotonic() - started
     failures = sum(1 for r in runs if r["status"] != 0)
-    shots = len([o for o in images if o["name"].upper().endswith((".TIF", ".TIFF"))])
+    shots = len([o for o in images if o["cameraFile"].upper().endswith((".TIF", ".TIFF"))])
 
     print()
     print(f"Soak {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
