@@ -13,6 +13,12 @@ extension EmulatedCamera {
         let attacks = hostileBehaviours
         let handle = ObjectHandle(rawValue: request.parameters.first ?? 0)
         switch request.code {
+        case .getDeviceInfo where attacks.contains(.trickleDataset):
+            fault = "hostile=trickle-dataset"
+            return PTPResponderReply(
+                dataIn: HostileDataSource(
+                    byteCount: HostileDataSource.trickleDatasetByteCount, base: PTPBytesSource(deviceInfo.ptpEncoded),
+                    pace: .dribbles(interval: .seconds(2))))
         case .getDeviceInfo where attacks.contains(.strings):
             fault = "hostile=strings"
             var info = deviceInfo
@@ -94,7 +100,8 @@ extension EmulatedCamera {
         guard let shot = try? ShotRenderer.developNow(plan), let raw = shot.raw, let jpeg = shot.jpeg else { return }
         shotCount += 1
         fileNumber += 1
-        let stem = model.filePrefix + String(repeating: "0", count: max(0, 4 - String(fileNumber).count))
+        let stem =
+            model.filePrefix + String(repeating: "0", count: max(0, 4 - String(fileNumber).count))
             + String(fileNumber)
         for (format, name, bytes, width, height, depth) in [
             (ObjectFormatCode.tiffEP, stem + ".TIF", raw, plan.width, plan.height, plan.bitsPerSample),

@@ -14,6 +14,7 @@
 /// | `silent-data` | the data phase never starts | give up after `--timeout` (exit 74) |
 /// | `stalled-data` | 64 KiB of the data phase, then silence with the link open | give up after `--timeout` (exit 74) |
 /// | `trickle-data` | 64 KiB, then 512 bytes every half second, never silent long enough to time out | give up when the download falls below rawcap's rate floor (exit 74) |
+/// | `trickle-dataset` | GetDeviceInfo's data phase claims 16,000,000 bytes, then one byte every 2 s, each within the timeout | give up about `--timeout` after the data phase began: datasets have a deadline too (exit 74) |
 /// | `cyclic-tiff` | raw files whose IFD chain loops back to IFD0 | refuse the file (exit 65) |
 /// | `deep-tiff` | raw files whose SubIFDs nest 10,000 levels deep | refuse the file (exit 65) |
 /// | `subifd-loop` | raw files whose IFD0 lists itself as its SubIFD | refuse the file (exit 65) |
@@ -32,6 +33,8 @@ public enum HostileBehaviour: String, CaseIterable, Hashable, Sendable, CustomSt
     case stalledData = "stalled-data"
     /// The data phase trickles, never quite silent.
     case trickleData = "trickle-data"
+    /// GetDeviceInfo's data phase claims 16 MB and sends a byte every 2 s.
+    case trickleDataset = "trickle-dataset"
     /// Raw files whose IFD chain is a cycle.
     case cyclicTIFF = "cyclic-tiff"
     /// Raw files with 10,000 nested SubIFDs.

@@ -16,7 +16,13 @@ struct HostileDataSource: PTPDataSource {
         case stalls(after: UInt64)
         /// The object's bytes up to `after`, then 512 bytes (one USB packet) every half second.
         case trickles(after: UInt64)
+        /// One byte every `interval`, from the first.
+        case dribbles(interval: Duration)
     }
+
+    /// What the `trickle-dataset` attack's GetDeviceInfo claims: 16,000,000 bytes (under the host's in-memory
+    /// limit, so only a deadline stops it).
+    static let trickleDatasetByteCount: UInt64 = 16_000_000
 
     /// What the data phase claims (the container length, StartData's total).
     let byteCount: UInt64
@@ -32,6 +38,9 @@ struct HostileDataSource: PTPDataSource {
     func read(at offset: UInt64, maxByteCount: Int) async throws -> [UInt8] {
         let count = max(1, min(maxByteCount, 64 * 1024))
         switch pace {
+        case .dribbles(let interval):
+            try await Task.sleep(for: interval)
+            return offset < base.byteCount ? try await base.read(at: offset, maxByteCount: 1) : [0]
         case .endless:
             return offset < base.byteCount
                 ? try await base.read(at: offset, maxByteCount: count) : [UInt8](repeating: 0xA5, count: count)

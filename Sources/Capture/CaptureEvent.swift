@@ -1,7 +1,7 @@
 /// What a run reports as it goes, for a progress display and `--json` (``CaptureRunner``'s observer).
 public enum CaptureEvent: Sendable {
-    /// The run starts: how many frames, in which format, with the camera's name.
-    case started(frames: Int, format: String, camera: String)
+    /// The run starts: how many frames (`nil`: until stopped), in which format, with the camera's name.
+    case started(frames: Int?, format: String, camera: String)
     /// A frame is triggered (frame number from 1).
     case shotStarted(frame: Int)
     /// Bytes arrived from the camera.

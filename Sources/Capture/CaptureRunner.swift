@@ -168,12 +168,13 @@ public struct CaptureRunner: Sendable {
         if stop.isRequested { summary.interrupted = true }
         var entry = JournalEntry(JournalEntry.Event.runFinished)
         entry.detail = summary.interrupted ? "interrupted" : "complete"
-        entry.size = UInt64(summary.files.count)
+        entry.files = summary.files.count
         journal.recordQuietly(entry)
         if summary.interrupted {
             throw CaptureError(
                 .interrupted,
-                "stopped after \(summary.started.count) of \(plan.frameCount) frames; \(summary.files.count) files saved"
+                "stopped after \(summary.started.count)\(plan.isOpenEnded ? "" : " of \(plan.frameCount)") frames; "
+                    + "\(summary.files.count) files saved"
             )
         }
         return summary
@@ -206,7 +207,7 @@ public struct CaptureRunner: Sendable {
         var start = JournalEntry(JournalEntry.Event.runStarted)
         start.format = format.description
         start.detail =
-            "\(format.reason); \(plan.frameCount) frames"
+            "\(format.reason); \(plan.isOpenEnded ? "frames until stopped" : "\(plan.frameCount) frames")"
             + (plan.interval.map { ", every \($0.seconds) s" } ?? "")
             + (plan.bracket.isEmpty
                 ? "" : ", bracket \(plan.bracket.map { FileNamer.bracketLabel($0) }.joined(separator: " "))")
@@ -219,7 +220,7 @@ public struct CaptureRunner: Sendable {
             entry.detail = message
             try journal.record(entry)
         }
-        observer(.started(frames: plan.frameCount, format: format.description, camera: camera))
+        observer(.started(frames: plan.isOpenEnded ? nil : plan.frameCount, format: format.description, camera: camera))
 
         // Settings first: a refusal here stops the run before anything is shot.
         if let quality, let qualityControl = profile.qualityControl {

@@ -25,8 +25,9 @@ public final class DownloadFile: PTPDataSink, Sendable {
     /// `fsync` of ``commit()`` finds little left: 5 % off `pull --all --original` of 4 × 12 MB (issue 7).
     static let writebackStepByteCount = 4 << 20
 
-    /// The final path.
-    public let path: String
+    /// The final path (after ``commit()``, the next free name when the one asked for was taken meanwhile and
+    /// `whenTaken` allowed that).
+    public var path: String { state.withLock { $0.file.path } }
     private let progress: @Sendable (Int) -> Void
     private let state: Mutex<State>
     private let digester: Digester
@@ -77,12 +78,12 @@ public final class DownloadFile: PTPDataSink, Sendable {
     ///
     /// - Throws: ``DNG/DNGError`` when the file cannot be created (it exists, the folder is read-only, …).
     public init(
-        creatingAt path: String, limit: Int, floor: DownloadBuffer.RateFloor? = nil,
+        creatingAt path: String, whenTaken: OutputFile.WhenTaken = .refuse, limit: Int,
+        floor: DownloadBuffer.RateFloor? = nil,
         progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) throws {
-        self.path = path
         self.progress = progress
-        let file = try OutputFile(creatingAt: path)
+        let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
         digester = Digester(descriptor: file.fileDescriptor, path: path)
         state = Mutex(State(allowance: DownloadAllowance(limit: limit, floor: floor), file: file))
     }

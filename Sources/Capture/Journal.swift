@@ -1,3 +1,4 @@
+import DNG
 import FoundationEssentials
 import Synchronization
 
@@ -9,7 +10,9 @@ import Synchronization
 /// disk before the call returns, so that after a crash or a disconnect the journal tells what was requested,
 /// announced and written (``JournalEntry`` lists the events), and `rawcap pull --resume` knows what to fetch.
 ///
-/// Safe to use from several tasks: lines are written whole, one at a time, with `O_APPEND`.
+/// Safe to use from several tasks: lines are written whole, one at a time, with `O_APPEND`. The file is created with
+/// its first line, so a run that records nothing (or cannot write its first line: a full disk) leaves no empty
+/// journal behind.
 public final class Journal: @unchecked Sendable {
     /// The journal's file name inside a captures folder.
     public static let fileName = "rawcap-journal.jsonl"
@@ -23,28 +26,42 @@ public final class Journal: @unchecked Sendable {
     /// The camera's serial number.
     public var serial: String?
 
-    private let descriptor: Int32
+    /// The journal file, opened by the first line written.
+    private struct File {
+        /// -1 until the first line.
+        var descriptor: Int32 = -1
+        /// Whether this journal created the file (rather than appending to an earlier run's).
+        var created = false
+        /// Whether a line was written.
+        var written = false
+    }
+
     /// Held while a line is written and synced.
-    private let lock = Mutex(())
+    private let file = Mutex(File())
     private let encoder: JSONEncoder
 
-    /// Opens (creating if needed) the journal in `folder`.
+    /// The journal in `folder`; the file is created (or appended to) by the first ``record(_:)``.
     ///
-    /// - Throws: ``CaptureError/Code-swift.struct/outputUnavailable`` naming the path and the system's reason.
+    /// - Throws: ``CaptureError/Code-swift.struct/outputUnavailable`` naming the path and the system's reason, when
+    ///   the folder cannot be written or the journal there cannot be opened.
     public init(folder: String, runID: String = Journal.makeRunID()) throws {
         path = folder.hasSuffix("/") ? folder + Self.fileName : folder + "/" + Self.fileName
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
+        let folderPath = folder.isEmpty ? "." : folder
+        let writable = access(path, F_OK) == 0 ? access(path, W_OK) : access(folderPath, W_OK | X_OK)
+        guard writable == 0 else {
             throw CaptureError(
                 .outputUnavailable, "cannot open the journal \(path): \(String(cString: strerror(errno)))")
         }
-        self.descriptor = descriptor
         self.runID = runID
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        file.withLock { file in
+            if file.descriptor >= 0 { close(file.descriptor) }
+        }
+    }
 
     /// A new run ID: the UTC time and a random suffix.
     public static func makeRunID() -> String {
@@ -62,16 +79,46 @@ public final class Journal: @unchecked Sendable {
         if entry.serial == nil { entry.serial = serial }
         var line = try encoder.encode(entry)
         line.append(0x0A)
-        try lock.withLock { _ in
+        try file.withLock { file in
+            if file.descriptor < 0 {
+                // O_EXCL first, to know whether this run made the file (and may remove it if it stays empty).
+                var descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+                file.created = descriptor >= 0
+                if descriptor < 0 && errno == EEXIST {
+                    descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+                }
+                guard descriptor >= 0 else {
+                    let failure = errno
+                    throw Self.failure(path: path, errno: failure, "cannot open the journal")
+                }
+                file.descriptor = descriptor
+            }
+            let descriptor = file.descriptor
             try line.withUnsafeBytes { buffer in
                 // O_APPEND puts the whole line at the end in one write(2); a short write is a full disk.
                 let written = write(descriptor, buffer.baseAddress, buffer.count)
                 guard written == buffer.count else {
-                    let reason = written < 0 ? String(cString: strerror(errno)) : "short write"
-                    throw CaptureError(.outputUnavailable, "cannot write the journal \(path): \(reason)")
+                    let failure = written < 0 ? errno : ENOSPC
+                    if file.created && !file.written {
+                        // Nothing of this run's is in it: a full disk leaves no empty (or cut) journal behind.
+                        unlink(path)
+                        close(descriptor)
+                        file = File()
+                    }
+                    throw Self.failure(path: path, errno: failure, "cannot write the journal")
                 }
             }
+            file.written = true
             _ = fdatasync(descriptor)
+        }
+    }
+
+    /// A full disk (or quota, or file size limit) is the disk-full error every file write throws (exit 74);
+    /// anything else makes the folder unusable.
+    private static func failure(path: String, errno code: Int32, _ what: String) -> any Error {
+        switch code {
+        case ENOSPC, EDQUOT, EFBIG: DNGError.system(what, path: path, errno: code)
+        default: CaptureError(.outputUnavailable, "\(what) \(path): \(String(cString: strerror(code)))")
         }
     }
 

@@ -12,7 +12,7 @@
 /// | `object-deleted` | an object was deleted from the camera, after its file was written | `handle` |
 /// | `warning` | something the user should know (a fallback, a late object) | `detail` |
 /// | `run-failed` | the run stops on an error | `code`, `detail` |
-/// | `run-finished` | the run ends | `detail` (`complete` or `interrupted`) |
+/// | `run-finished` | the run ends | `detail` (`complete` or `interrupted`), `files` (how many files it saved) |
 ///
 /// Every line carries `time` (ISO 8601, UTC) and `run` (an ID per run), so several runs can share one journal.
 public struct JournalEntry: Codable, Hashable, Sendable {
@@ -44,6 +44,8 @@ public struct JournalEntry: Codable, Hashable, Sendable {
     public var objectFormat: UInt16?
     /// A size in bytes.
     public var size: UInt64?
+    /// A number of files (`run-finished`: the files the run saved).
+    public var files: Int?
     /// A duration in seconds.
     public var seconds: Double?
     /// The written file's path.

@@ -1,3 +1,4 @@
+import DNG
 import PTP
 import RawDecoders
 
@@ -37,11 +38,11 @@ public struct ObjectDownloader: Sendable {
     ///   announced, ``DNG/DNGError`` when the file cannot be created or written, or what the session throws.
     public func download(
         _ object: AnnouncedObject, session: PTPSession, toFileAt path: String,
-        progress: @escaping @Sendable (Int) -> Void
+        whenTaken: OutputFile.WhenTaken = .refuse, progress: @escaping @Sendable (Int) -> Void
     ) async throws -> DownloadFile {
         let limit = try Self.limit(object)
         let file = try DownloadFile(
-            creatingAt: path, limit: limit, floor: await Self.floor(session), progress: progress)
+            creatingAt: path, whenTaken: whenTaken, limit: limit, floor: await Self.floor(session), progress: progress)
         do {
             try await fetch(object, session: session, into: file)
             try Self.checkSize(object, received: file.byteCount)

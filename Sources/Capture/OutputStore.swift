@@ -66,10 +66,9 @@ public final class OutputStore: Sendable {
         reserved.withLock { reserved in for ext in extensions { reserved.remove(stem + "." + ext) } }
     }
 
-    /// Writes `bytes` as a new file `name` and returns its path.
-    public func write(_ bytes: [UInt8], name: String) throws -> String {
-        let target = path(name)
-        try OutputFile.write(bytes, to: target)
-        return target
+    /// Writes `bytes` as a new file `name` and returns its path (the next free name when `name` was taken
+    /// meanwhile and `whenTaken` allows it).
+    public func write(_ bytes: [UInt8], name: String, whenTaken: OutputFile.WhenTaken = .refuse) throws -> String {
+        try OutputFile.write(bytes, to: path(name), whenTaken: whenTaken)
     }
 }

@@ -129,14 +129,18 @@ public struct Puller: Sendable {
         var inFlight: BackgroundSave?
         // An original downloaded into its temporary file whose save has not started (the previous save failed).
         var unsaved: (file: DownloadFile, stem: String, ext: String)?
+        // `frame` is a shot, as in shoot: the camera's files of one stem (a RAW file and its JPEG) share a number.
+        var frames: [String: Int] = [:]
         do {
             for (index, object) in chosen.enumerated() where !done.contains(object.handle) {
+                let frame = frames[object.stem] ?? frames.count + 1
+                frames[object.stem] = frame
                 if stop.isRequested {
                     if let job = inFlight { saved += try await job.value() }
                     inFlight = nil
                     var end = JournalEntry(JournalEntry.Event.runFinished)
                     end.detail = "interrupted"
-                    end.size = UInt64(saved.count)
+                    end.files = saved.count
                     journal.recordQuietly(end)
                     throw CaptureError(
                         .interrupted, "stopped after \(saved.count) files; rawcap pull --new fetches the rest")
@@ -152,7 +156,8 @@ public struct Puller: Sendable {
                     let file: DownloadFile
                     do {
                         file = try await downloader.download(
-                            announced, session: session, toFileAt: store.path(stem + "." + ext), progress: progress)
+                            announced, session: session, toFileAt: store.path(stem + "." + ext),
+                            whenTaken: .nextFree(stem: object.stem, fileExtension: ext), progress: progress)
                     } catch {
                         store.release(stem, extensions: [ext])
                         throw error
@@ -161,7 +166,7 @@ public struct Puller: Sendable {
                     save = { [self] in
                         defer { store.release(stem, extensions: [ext]) }
                         return [
-                            try saveOriginal(file, object: object, frame: index + 1, camera: camera, serial: serial)
+                            try saveOriginal(file, object: object, frame: frame, camera: camera, serial: serial)
                         ]
                     }
                 } else {
@@ -182,7 +187,7 @@ public struct Puller: Sendable {
                         namer: (try? FileNamer(template: object.stem)) ?? .standard, camera: camera, serial: serial,
                         store: store, journal: journal, logger: logger, observer: observer)
                     let shot = ShotProcessor.Shot(
-                        frame: index + 1, index: index, bracket: nil, date: Date(), sequence: index + 1,
+                        frame: frame, index: frame - 1, bracket: nil, date: Date(), sequence: index + 1,
                         raw: (announced, rawBytes), jpeg: jpegPart, captureSeconds: 0, downloadSeconds: 0,
                         triggered: ContinuousClock().now)
                     save = { try processor.process(shot) }
@@ -213,7 +218,7 @@ public struct Puller: Sendable {
         }
         var end = JournalEntry(JournalEntry.Event.runFinished)
         end.detail = "complete"
-        end.size = UInt64(saved.count)
+        end.files = saved.count
         journal.recordQuietly(end)
         return saved
     }

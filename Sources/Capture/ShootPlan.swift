@@ -39,12 +39,25 @@ public struct ShootPlan: Sendable {
     /// How many frames the plan shoots.
     public var frameCount: Int { count * max(1, bracket.count) }
 
+    /// The count of a run that goes on until it is stopped (`--interval` without `--count`): Ctrl-C or SIGTERM
+    /// ends it.
+    public static let untilStopped = Int(Int32.max)
+
+    /// Whether the run goes on until it is stopped.
+    public var isOpenEnded: Bool { count >= Self.untilStopped }
+
     /// Parses `-2,0,+2` (EV steps; `+` optional, decimals allowed).
     ///
-    /// - Throws: ``CaptureError/Code-swift.struct/invalidPlan`` naming the step that does not parse.
+    /// - Throws: ``CaptureError/Code-swift.struct/invalidPlan`` naming the step that does not parse (an empty one
+    ///   too: `1,,2` is a typo, not two steps).
     public static func parseBracket(_ text: String) throws -> [Double] {
-        let steps = try text.split(separator: ",").map { part -> Double in
+        let steps = try text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double in
             let trimmed = String(part).trimmingSpaces()
+            guard !trimmed.isEmpty else {
+                throw CaptureError(
+                    .invalidPlan, "--bracket \(text): an empty step; give EV steps separated by commas, such as -2,0,+2"
+                )
+            }
             let number = trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed
             guard let value = Double(number), value.isFinite, abs(value) <= 10 else {
                 throw CaptureError(.invalidPlan, "--bracket \(text): \(part) is not an EV step between -10 and +10")

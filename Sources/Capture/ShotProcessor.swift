@@ -111,7 +111,10 @@ public struct ShotProcessor: Sendable {
         let values = FileNamer.Values(
             date: shot.date, sequence: shot.sequence, frameNumber: shot.frame, camera: camera, serial: serial,
             bracket: shot.bracket)
-        let stem = store.reserveStem(namer.stem(values), extensions: extensions)
+        // Another process writing into the folder may take a name meanwhile: the file then moves to the next free
+        // one (`STEM-N`), its JPEG with it.
+        let baseStem = namer.stem(values)
+        let stem = store.reserveStem(baseStem, extensions: extensions)
         defer { store.release(stem, extensions: extensions) }
         if keepJPEG, format.product != .jpeg, shot.jpeg == nil {
             warn("frame \(shot.frame): --keep-jpeg, but the camera stored no JPEG for this shot", shot: shot)
@@ -149,7 +152,8 @@ public struct ShotProcessor: Sendable {
             guard let jpeg = shot.jpeg else {
                 throw CaptureError(.badObject, "frame \(shot.frame): the camera stored no JPEG")
             }
-            let path = try store.write(jpeg.bytes, name: stem + ".jpg")
+            let path = try store.write(
+                jpeg.bytes, name: stem + ".jpg", whenTaken: .nextFree(stem: baseStem, fileExtension: "jpg"))
             try record(
                 path: path, size: jpeg.bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, jpeg.bytes)),
                 kind: "jpeg", formatName: "jpeg", object: jpeg.object, exposure: nil)
@@ -168,7 +172,13 @@ public struct ShotProcessor: Sendable {
         let previewJob = shot.jpeg.map { jpeg in
             BackgroundJob { Result { try DNGPreviews.render(fromCameraJPEG: try JPEGImage(validating: jpeg.bytes)) } }
         }
-        let jpegAhead = savesJPEG ? shot.jpeg.map { JPEGAhead($0.bytes, path: store.path(stem + ".jpg")) } : nil
+        let jpegAhead =
+            savesJPEG
+            ? shot.jpeg.map {
+                JPEGAhead(
+                    $0.bytes, path: store.path(stem + ".jpg"),
+                    whenTaken: .nextFree(stem: baseStem, fileExtension: "jpg"))
+            } : nil
         defer { jpegAhead?.discard() }
         let decoded: DecodedRaw
         do {
@@ -190,10 +200,13 @@ public struct ShotProcessor: Sendable {
         var options = options
         options.computesFileSHA256 = true
         var written: DNGWriter.Result?
-        let rawPath = stem + "." + (extensions.first ?? "dng")
-        let target = store.path(rawPath)
+        let rawExtension = extensions.first ?? "dng"
+        let target = store.path(stem + "." + rawExtension)
+        let whenTaken = OutputFile.WhenTaken.nextFree(
+            stem: baseStem, fileExtension: rawExtension, companions: savesJPEG ? ["jpg"] : [])
         var formatName = format.description
         var metadata: CaptureMetadata
+        var tiffPath: String?
         switch (format.product, decoded.image) {
         case (.bayer, .cfa(let frame)):
             metadata = frame.metadata
@@ -205,14 +218,16 @@ public struct ShotProcessor: Sendable {
             formatName = "bayer\(frame.bitsPerSample)"
             do {
                 written = try DNGWriter.write(
-                    frame, previews: try cameraPreview ?? DNGPreviews.render(from: frame), options: options, to: target)
+                    frame, previews: try cameraPreview ?? DNGPreviews.render(from: frame), options: options, to: target,
+                    whenTaken: whenTaken)
             } catch let error as DNGError
                 where format.linearFallback && [.unsupportedBitDepth, .invalidInput].contains(error.code)
             {
                 warn("auto: the raw cannot be stored as CFA data (\(error)); writing a linear DNG instead", shot: shot)
                 let image = try LinearImage(demosaicing: frame)
                 written = try DNGWriter.write(
-                    image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+                    image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target,
+                    whenTaken: whenTaken)
                 formatName = "linear"
             }
         case (.bayer, .linear(let image)):
@@ -226,7 +241,8 @@ public struct ShotProcessor: Sendable {
                 "auto: the camera's raw is already demosaiced (LinearRaw), so the DNG is linear, not Bayer", shot: shot)
             metadata = image.metadata
             written = try DNGWriter.write(
-                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target,
+                whenTaken: whenTaken)
             formatName = "linear"
         case (.linear, _):
             let image: LinearImage
@@ -236,7 +252,8 @@ public struct ShotProcessor: Sendable {
             }
             metadata = image.metadata
             written = try DNGWriter.write(
-                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target)
+                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target,
+                whenTaken: whenTaken)
         case (.tiff, _):
             let rendered: RGBImage16
             switch decoded.image {
@@ -247,23 +264,26 @@ public struct ShotProcessor: Sendable {
                 metadata = image.metadata
                 rendered = try image.renderRGB16()
             }
-            try RGBTIFFWriter.write(rendered, metadata: metadata, to: target)
+            tiffPath = try RGBTIFFWriter.write(rendered, metadata: metadata, to: target, whenTaken: whenTaken).path
         case (.jpeg, _):
             return saved  // handled above
         }
         // The writer's figures for a DNG; for a TIFF, stat rather than FileManager's attributes (without full
         // Foundation their size is a UInt, which `as? Int` does not bridge).
+        let final = written?.path ?? tiffPath ?? target
         var info = stat()
-        let size = written?.byteCount ?? (stat(target, &info) == 0 ? Int(info.st_size) : 0)
-        let digest = try written?.sha256 ?? MessageDigest.hashFile(.sha256, at: target)
+        let size = written?.byteCount ?? (stat(final, &info) == 0 ? Int(info.st_size) : 0)
+        let digest = try written?.sha256 ?? MessageDigest.hashFile(.sha256, at: final)
         let kind = format.product == .tiff ? "tiff" : "dng"
         try record(
-            path: target, size: size, sha256: MessageDigest.hex(digest), kind: kind, formatName: formatName,
+            path: final, size: size, sha256: MessageDigest.hex(digest), kind: kind, formatName: formatName,
             object: raw.object, exposure: Self.exposure(metadata))
         if let jpegAhead, let jpeg = shot.jpeg {
-            let sha256 = try jpegAhead.commit()
+            // The JPEG keeps the raw file's stem, wherever that went.
+            let finalName = final.split(separator: "/").last.map(String.init) ?? final
+            let (path, sha256) = try jpegAhead.commit(name: String(finalName.dropLast(rawExtension.count)) + "jpg")
             try record(
-                path: jpegAhead.path, size: jpeg.bytes.count, sha256: sha256, kind: "jpeg", formatName: "jpeg",
+                path: path, size: jpeg.bytes.count, sha256: sha256, kind: "jpeg", formatName: "jpeg",
                 object: jpeg.object, exposure: Self.exposure(metadata))
         }
         if !savesJPEG, let jpeg = shot.jpeg {
@@ -314,15 +334,12 @@ private final class JPEGAhead: Sendable {
         let sha256: String
     }
 
-    /// The final path.
-    let path: String
     private let job: BackgroundJob<Result<Prepared, DNGError>>
 
-    init(_ bytes: [UInt8], path: String) {
-        self.path = path
+    init(_ bytes: [UInt8], path: String, whenTaken: OutputFile.WhenTaken) {
         job = BackgroundJob {
             Result { () throws(DNGError) in
-                let file = try OutputFile(creatingAt: path)
+                let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
                 try file.write(bytes)
                 try file.sync()
                 return Prepared(file: file, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, bytes)))
@@ -330,13 +347,15 @@ private final class JPEGAhead: Sendable {
         }
     }
 
-    /// Publishes the file under ``path`` (``DNG/OutputFile/commit()``) and returns its SHA-256 in lowercase hex.
+    /// Publishes the file as `name` in its folder (``DNG/OutputFile/commit()``; the next free name when that is
+    /// taken) and returns where it is and its SHA-256 in lowercase hex.
     ///
     /// - Throws: ``DNG/DNGError`` when it could not be written or published; nothing is left then.
-    func commit() throws(DNGError) -> String {
+    func commit(name: String) throws(DNGError) -> (path: String, sha256: String) {
         let prepared = try job.wait().get()
+        prepared.file.rename(to: name)
         try prepared.file.commit()
-        return prepared.sha256
+        return (prepared.file.path, prepared.sha256)
     }
 
     /// Waits for the job and removes the temporary file unless ``commit()`` published it.

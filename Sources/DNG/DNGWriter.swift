@@ -21,6 +21,9 @@ public enum DNGWriter {
     public struct Result: Sendable, Hashable {
         /// The file's size in bytes.
         public let byteCount: Int
+        /// Where the file is: the path asked for, or the next free name when that was taken meanwhile
+        /// (``OutputFile/WhenTaken/nextFree(stem:fileExtension:companions:)``).
+        public internal(set) var path: String
         /// Warnings libtiff printed while writing (none are expected; kept for diagnostics).
         public let warnings: [String]
         /// The file's SHA-256, when ``DNGOptions/computesFileSHA256`` asked for it (`nil` also when the finished file
@@ -33,8 +36,9 @@ public enum DNGWriter {
     @discardableResult
     public static func write(_ plan: DNGPlan, to path: String) throws(DNGError) -> Result {
         let file = try OutputFile(creatingAt: path)
-        let result = try write(plan, fileDescriptor: file.fileDescriptor, name: path)
+        var result = try write(plan, fileDescriptor: file.fileDescriptor, name: path)
         try file.commit()
+        result.path = file.path
         return result
     }
 
@@ -46,12 +50,13 @@ public enum DNGWriter {
     /// is synced and published.
     @discardableResult
     public static func write(
-        _ frame: RawFrame, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String
+        _ frame: RawFrame, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String,
+        whenTaken: OutputFile.WhenTaken = .refuse
     ) throws(DNGError) -> Result {
         var encoder = DNGEncoder(options: options)
         encoder.streamsLosslessTiles = true
         return try write(
-            to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil,
+            to: path, whenTaken: whenTaken, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil,
             fileDigest: options.computesFileSHA256
         ) { handling throws(DNGError) in
             try encoder.plan(for: frame, previews: .ready(previews), digest: handling)
@@ -69,20 +74,22 @@ public enum DNGWriter {
     /// - Throws: ``DNGError``, or the error the rendering threw.
     @discardableResult
     public static func write(
-        _ frame: RawFrame, previews: PendingPreviews, options: DNGOptions = DNGOptions(), to path: String
+        _ frame: RawFrame, previews: PendingPreviews, options: DNGOptions = DNGOptions(), to path: String,
+        whenTaken: OutputFile.WhenTaken = .refuse
     ) throws -> Result {
         var encoder = DNGEncoder(options: options)
         encoder.streamsLosslessTiles = true
         do {
             return try write(
-                to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil,
+                to: path, whenTaken: whenTaken,
+                pending: options.writesRawDigest ? encoder.pendingDigest(for: frame) : nil,
                 fileDigest: options.computesFileSHA256, thumbnail: previews
             ) { handling throws(DNGError) in
                 try encoder.plan(for: frame, previews: .pending(previews), digest: handling)
             }
         } catch {
             guard !previews.fitsPlan() else { throw error }
-            return try write(frame, previews: try previews.wait(), options: options, to: path)
+            return try write(frame, previews: try previews.wait(), options: options, to: path, whenTaken: whenTaken)
         }
     }
 
@@ -90,12 +97,13 @@ public enum DNGWriter {
     /// ``write(_:previews:options:to:)-(RawFrame,_,_,_)``.
     @discardableResult
     public static func write(
-        _ image: LinearImage, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String
+        _ image: LinearImage, previews: DNGPreviews, options: DNGOptions = DNGOptions(), to path: String,
+        whenTaken: OutputFile.WhenTaken = .refuse
     ) throws(DNGError) -> Result {
         var encoder = DNGEncoder(options: options)
         encoder.streamsLosslessTiles = true
         return try write(
-            to: path, pending: options.writesRawDigest ? encoder.pendingDigest(for: image) : nil,
+            to: path, whenTaken: whenTaken, pending: options.writesRawDigest ? encoder.pendingDigest(for: image) : nil,
             fileDigest: options.computesFileSHA256
         ) { handling throws(DNGError) in
             try encoder.plan(for: image, previews: .ready(previews), digest: handling)
@@ -106,12 +114,13 @@ public enum DNGWriter {
     /// IFD0 strip is a placeholder that gets those previews' thumbnail at the end; with `fileDigest`, the finished
     /// file's SHA-256 is read back on another thread while this one syncs and publishes it.
     private static func write(
-        to path: String, pending: DNGEncoder.PendingDigest?, fileDigest: Bool,
+        to path: String, whenTaken: OutputFile.WhenTaken, pending: DNGEncoder.PendingDigest?, fileDigest: Bool,
         thumbnail previews: PendingPreviews? = nil,
         plan makePlan: (DNGEncoder.DigestHandling) throws(DNGError) -> DNGPlan
     ) throws(DNGError) -> Result {
-        // Fail on an existing name before spending time on encoding; OutputFile checks again when publishing.
-        let file = try OutputFile(creatingAt: path)
+        // Fail on an existing name before spending time on encoding (unless the file may move to a free name);
+        // OutputFile checks again when publishing.
+        let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
         let plan = try makePlan(pending == nil ? .omitted : .placeholder)
         // Lossless tiles are still being encoded while the file is written (the plan's chunks wait for them). The
         // digest starts once they are all encoded, so that its threads never compete with the encoder's (two pools
@@ -151,6 +160,7 @@ public enum DNGWriter {
             // A file published but not read back is not a failed write: the caller, left without a digest, reads
             // the file itself and reports what it finds.
             result.sha256 = fileDigestJob.flatMap { try? $0.wait().get() }
+            result.path = file.path
             return result
         } catch {
             // A failed write (disk full, a bad sample) stops the tiles not yet encoded.
@@ -211,6 +221,6 @@ public enum DNGWriter {
             .apply(to: plan, replacing: replacements(), thumbnail: try thumbnail())
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else { throw DNGError.system("fstat", path: name, errno: errno) }
-        return Result(byteCount: Int(info.st_size), warnings: context.warnings, sha256: nil)
+        return Result(byteCount: Int(info.st_size), path: name, warnings: context.warnings, sha256: nil)
     }
 }

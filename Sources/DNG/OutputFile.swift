@@ -13,18 +13,53 @@ import Synchronization
 /// replacing a file), and `fsync`s the folder so the new name survives a power cut. If anything fails, or the value
 /// is released without ``commit()``, the temporary file is removed.
 ///
+/// A name taken meanwhile (another rawcap writing into the same folder) fails the commit with
+/// ``DNGError/Code/fileExists``, or, with ``WhenTaken/nextFree(stem:fileExtension:companions:)``, moves the file to
+/// the next free name (`STEM-1.EXT`, `STEM-2.EXT`, …), which ``path`` then holds.
+///
 /// Used for DNGs and for every other file the capture code saves (JPEGs, TIFFs).
 public final class OutputFile {
-    /// The final path.
-    public let path: String
+    /// What happens when the final name is taken, when the file is created or published.
+    public enum WhenTaken: Sendable, Hashable {
+        /// Fail with ``DNGError/Code/fileExists``.
+        case refuse
+        /// Publish under the first free name of `STEM.EXT`, `STEM-1.EXT`, `STEM-2.EXT`, … (up to ``maxSuffix``) for
+        /// which no `STEM-N.C` exists either, for each extension `C` of `companions` (a RAW file and its JPEG share
+        /// their stem).
+        case nextFree(stem: String, fileExtension: String, companions: [String] = [])
+
+        /// The most suffixes tried before giving up: far more than a real folder holds, few enough to fail quickly.
+        public static let maxSuffix = 9999
+
+        /// `STEM.EXT` for 0, `STEM-N.EXT` for N.
+        public static func name(stem: String, fileExtension: String, suffix: Int) -> String {
+            (suffix == 0 ? stem : "\(stem)-\(suffix)") + (fileExtension.isEmpty ? "" : "." + fileExtension)
+        }
+
+        /// The policy for a file name `name` (`STEM.EXT`, or `STEM` without a dot).
+        public static func nextFree(name: String, companions: [String] = []) -> WhenTaken {
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+                return .nextFree(stem: name, fileExtension: "", companions: companions)
+            }
+            return .nextFree(
+                stem: String(name[..<dot]), fileExtension: String(name[name.index(after: dot)...]),
+                companions: companions)
+        }
+    }
+
+    /// The final path: where the file is (after ``commit()``) or is meant to be (a name taken meanwhile may move it
+    /// with ``WhenTaken/nextFree(stem:fileExtension:companions:)``).
+    public private(set) var path: String
     /// The temporary file's path in the same folder.
     public let temporaryPath: String
     /// The temporary file's descriptor, open for reading and writing (libtiff reads back what it wrote).
     public let fileDescriptor: Int32
 
     private let folderDescriptor: Int32
-    private let name: String
+    private let folder: String
+    private var name: String
     private let temporaryName: String
+    private let whenTaken: WhenTaken
     private var isOpen = true
 
     /// Creates the temporary file for `path`.
@@ -33,7 +68,10 @@ public final class OutputFile {
     ///   ``DNGError/Code/fileExists`` when `path` already exists (checked here so the caller does not encode for
     ///   nothing; ``commit()`` still refuses to replace a file that appears meanwhile),
     ///   ``DNGError/Code/notWritable`` for a read-only or forbidden folder, ``DNGError/Code/diskFull``.
-    public init(creatingAt path: String) throws(DNGError) {
+    ///
+    /// With `whenTaken` ``WhenTaken/nextFree(stem:fileExtension:companions:)`` an existing file is no error: the file
+    /// goes to the next free name when it is published.
+    public init(creatingAt path: String, whenTaken: WhenTaken = .refuse) throws(DNGError) {
         let (folder, name) = Self.split(path)
         guard !name.isEmpty, name != ".", name != ".." else {
             throw DNGError(.invalidInput, path: path, "the path names no file")
@@ -43,11 +81,13 @@ public final class OutputFile {
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw DNGError(.folderNotFound, path: folder, "not a folder")
         }
-        if lstat(path, &info) == 0 {
+        if whenTaken == .refuse, lstat(path, &info) == 0 {
             throw DNGError(.fileExists, path: path, "the file already exists and rawcap never overwrites")
         }
         let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folderDescriptor >= 0 else { throw DNGError.system("open folder", path: folder, errno: errno) }
+        // Held until the file is published or discarded: no other rawcap takes this temporary for a stale one.
+        OutputFolderLock.acquire(folder)
 
         // A random suffix keeps concurrent writers (two rawcap processes, or a retry) from colliding; O_EXCL makes a
         // collision an error instead of a shared file.
@@ -59,6 +99,8 @@ public final class OutputFile {
             if descriptor >= 0 {
                 self.path = path
                 self.name = name
+                self.folder = folder
+                self.whenTaken = whenTaken
                 self.temporaryName = temporaryName
                 self.temporaryPath =
                     folder == "." && !path.hasPrefix("./") ? temporaryName : "\(folder)/\(temporaryName)"
@@ -71,6 +113,7 @@ public final class OutputFile {
             attempt += 1
             if failure == EEXIST && attempt < 16 { continue }
             close(folderDescriptor)
+            OutputFolderLock.release(folder)
             throw DNGError.system("create temporary file", path: path, errno: failure)
         }
     }
@@ -100,6 +143,14 @@ public final class OutputFile {
         try bytes.withUnsafeBytes { buffer in Result { () throws(DNGError) in try write(buffer) } }.get()
     }
 
+    /// Publishes the file under `name` (a file name, in the same folder) instead: for a file whose companion moved
+    /// to a free name (a RAW file's JPEG follows the RAW file). Call before ``commit()``.
+    public func rename(to name: String) {
+        precondition(isOpen && !name.isEmpty && !name.contains("/"), "OutputFile.rename(to:) takes a free file name")
+        self.name = name
+        path = !path.contains("/") ? name : folder == "/" ? "/" + name : "\(folder)/\(name)"
+    }
+
     /// `fsync`s the temporary file now, so that a later ``commit()`` mostly publishes it (its own `fsync` then finds
     /// little left to write): for a file written ahead of the moment it may appear.
     ///
@@ -109,15 +160,17 @@ public final class OutputFile {
         guard fsync(fileDescriptor) == 0 else { throw DNGError.system("fsync", path: path, errno: errno) }
     }
 
-    /// Makes the file durable and visible under ``path``.
+    /// Makes the file durable and visible under ``path`` (with ``WhenTaken/nextFree(stem:fileExtension:companions:)``,
+    /// under the next free name when that one is taken; ``path`` says which).
     ///
-    /// - Throws: ``DNGError/Code/fileExists`` when a file of that name appeared since ``init(creatingAt:)`` (it is
-    ///   left untouched), or an IO error. On any error the temporary file is removed.
+    /// - Throws: ``DNGError/Code/fileExists`` when a file of that name appeared since ``init(creatingAt:whenTaken:)``
+    ///   (it is left untouched) and no other name may be taken, or an IO error. On any error the temporary file is
+    ///   removed.
     public func commit() throws(DNGError) {
         precondition(isOpen, "OutputFile.commit() called twice or after discard()")
         do throws(DNGError) {
             guard fsync(fileDescriptor) == 0 else { throw DNGError.system("fsync", path: path, errno: errno) }
-            try publish()
+            try publishUnderAFreeName()
         } catch {
             discard()
             throw error
@@ -125,6 +178,7 @@ public final class OutputFile {
         isOpen = false
         Self.live.withLock { _ = $0.remove(temporaryPath) }
         close(fileDescriptor)
+        OutputFolderLock.release(folder)
         // The new directory entry is durable only once the folder itself is synced. Some file systems cannot sync a
         // folder (EINVAL); the file is already published then, so that is not an error.
         let synced = fsync(folderDescriptor) == 0 ? 0 : errno
@@ -142,6 +196,7 @@ public final class OutputFile {
         unlinkat(folderDescriptor, temporaryName, 0)
         close(folderDescriptor)
         Self.live.withLock { _ = $0.remove(temporaryPath) }
+        OutputFolderLock.release(folder)
     }
 
     /// The temporary files of every ``OutputFile`` of this process that is neither committed nor discarded.
@@ -160,11 +215,38 @@ public final class OutputFile {
         }
     }
 
-    /// Writes `bytes` to a new file at `path` through a temporary file (see the type's documentation).
-    public static func write(_ bytes: [UInt8], to path: String) throws(DNGError) {
-        let file = try OutputFile(creatingAt: path)
+    /// Writes `bytes` to a new file at `path` through a temporary file (see the type's documentation) and returns
+    /// where it is (another name with `whenTaken` ``WhenTaken/nextFree(stem:fileExtension:companions:)``).
+    @discardableResult
+    public static func write(_ bytes: [UInt8], to path: String, whenTaken: WhenTaken = .refuse) throws(DNGError)
+        -> String
+    {
+        let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
         try file.write(bytes)
         try file.commit()
+        return file.path
+    }
+
+    /// Publishes under ``name``, or, when it is taken and the policy allows, under the next free name.
+    private func publishUnderAFreeName() throws(DNGError) {
+        guard case .nextFree(let stem, let fileExtension, let companions) = whenTaken else { return try publish() }
+        var suffix = 0
+        while true {
+            do throws(DNGError) {
+                return try publish()
+            } catch let error where error.code == .fileExists && suffix < WhenTaken.maxSuffix {
+                // The next suffix whose name, and companions' names, are free now; the rename decides.
+                var info = stat()
+                repeat {
+                    suffix += 1
+                    name = WhenTaken.name(stem: stem, fileExtension: fileExtension, suffix: suffix)
+                } while suffix < WhenTaken.maxSuffix
+                    && ([name]
+                        + companions.map { WhenTaken.name(stem: stem, fileExtension: $0, suffix: suffix) })
+                        .contains { fstatat(folderDescriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+                rename(to: name)
+            }
+        }
     }
 
     private func publish() throws(DNGError) {

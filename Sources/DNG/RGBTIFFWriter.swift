@@ -44,6 +44,8 @@ public enum RGBTIFFWriter {
     public struct Result: Sendable, Hashable {
         /// The file's size in bytes.
         public let byteCount: Int
+        /// Where the file is (another name than asked for when that was taken meanwhile and `whenTaken` allowed it).
+        public internal(set) var path: String
         /// Warnings libtiff printed while writing (none are expected).
         public let warnings: [String]
     }
@@ -118,12 +120,14 @@ public enum RGBTIFFWriter {
     ///   file, a missing or read-only folder, a full disk), or ``DNGError/Code/libtiff`` with libtiff's message.
     @discardableResult
     public static func write(
-        _ image: RGBImage16, metadata: CaptureMetadata, options: Options = Options(), to path: String
+        _ image: RGBImage16, metadata: CaptureMetadata, options: Options = Options(), to path: String,
+        whenTaken: OutputFile.WhenTaken = .refuse
     ) throws(DNGError) -> Result {
         let plan = try plan(width: image.width, height: image.height, metadata: metadata, options: options)
-        let file = try OutputFile(creatingAt: path)
-        let result = try write(image, plan: plan, options: options, fileDescriptor: file.fileDescriptor, name: path)
+        let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
+        var result = try write(image, plan: plan, options: options, fileDescriptor: file.fileDescriptor, name: path)
         try file.commit()
+        result.path = file.path
         return result
     }
 
@@ -177,7 +181,7 @@ public enum RGBTIFFWriter {
         try DirectoryFixup(fileDescriptor: fileDescriptor, name: name).apply(to: plan)
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else { throw DNGError.system("fstat", path: name, errno: errno) }
-        return Result(byteCount: Int(info.st_size), warnings: context.warnings)
+        return Result(byteCount: Int(info.st_size), path: name, warnings: context.warnings)
     }
 
     /// Hands libtiff one strip at a time (`TIFFWriteEncodedStrip`), which compresses it when Deflate is chosen.

@@ -23,6 +23,7 @@ import PlatformSupport
 /// | 76 | `protocolError` | the camera broke PTP |
 /// | 77 | `permissionDenied` | the user may not open the device |
 /// | 130 | `interrupted` | interrupted (Ctrl-C) |
+/// | 143 | `terminated` | ended by SIGTERM (as the first Ctrl-C ends a command) |
 public struct CommandFailure: Error, Hashable, CustomStringConvertible {
     /// The kind of failure, which decides the exit status.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -57,11 +58,13 @@ public struct CommandFailure: Error, Hashable, CustomStringConvertible {
         public static let permissionDenied = Code(rawValue: "permissionDenied")
         /// Interrupted by SIGINT (Ctrl-C): 128 + 2, as shells report it (130).
         public static let interrupted = Code(rawValue: "interrupted")
+        /// Ended by SIGTERM, as cleanly as by the first Ctrl-C: 128 + 15 (143).
+        public static let terminated = Code(rawValue: "terminated")
 
         /// Every code, in the order of the table.
         public static let all: [Code] = [
             .usage, .ambiguous, .badInput, .noInput, .noCamera, .notAvailable, .software, .cannotCreate, .io, .busy,
-            .protocolError, .permissionDenied, .interrupted,
+            .protocolError, .permissionDenied, .interrupted, .terminated,
         ]
 
         /// The exit status as a number.
@@ -77,6 +80,7 @@ public struct CommandFailure: Error, Hashable, CustomStringConvertible {
             case .protocolError: 76
             case .permissionDenied: 77
             case .interrupted: 130
+            case .terminated: 143
             default:
                 rawValue.hasPrefix(Self.otherPrefix) ? Int32(rawValue.dropFirst(Self.otherPrefix.count)) ?? 70 : 70
             }
@@ -124,9 +128,11 @@ public struct CommandFailure: Error, Hashable, CustomStringConvertible {
     public var description: String { message }
 
     /// The JSON object `--json` prints on standard output instead of a report:
-    /// `{"error":{"code":"noCamera","command":"info","exitStatus":69,"message":"…"}}`.
-    public func json(command: String) -> String {
+    /// `{"error":{"code":"noCamera","command":"info","exitStatus":69,"message":"…"}}`; with `camera` (`shoot` with
+    /// several cameras) the error names the camera it is about (`"camera":"sim"`, as `--camera` named it).
+    public func json(command: String, camera: String? = nil) -> String {
         struct Body: Encodable {
+            var camera: String?
             var code: String
             var command: String
             var exitStatus: Int32
@@ -136,7 +142,8 @@ public struct CommandFailure: Error, Hashable, CustomStringConvertible {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let envelope = Envelope(
-            error: Body(code: code.rawValue, command: command, exitStatus: code.status, message: message))
+            error: Body(
+                camera: camera, code: code.rawValue, command: command, exitStatus: code.status, message: message))
         guard let data = try? encoder.encode(envelope) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
@@ -146,7 +153,8 @@ public struct CommandFailure: Error, Hashable, CustomStringConvertible {
     public static func report(_ error: any Error, command: String, json: Bool = false) -> ExitCode {
         let failure = CommandFailure(error)
         StandardError.print("rawcap \(command): \(failure.message.oneLine)")
-        if json { print(failure.json(command: command)) }
+        // Unbuffered, as every other JSON line (a shoot's saved files) is written: the error comes last.
+        if json { DescriptorIO.writeStandardOutput(failure.json(command: command) + "\n") }
         return failure.exitCode
     }
 }

@@ -156,7 +156,7 @@ enum ConfigSession {
     static func printJSON(_ states: [PropertyState]) {
         struct Envelope: Encodable { var properties: [PropertyState] }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(Envelope(properties: states)) else { return }
         print(String(decoding: data, as: UTF8.self))
     }

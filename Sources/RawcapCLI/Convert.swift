@@ -74,7 +74,7 @@ extension RawcapCommand {
             defer { interruption.stop() }
             var worst: ExitCode?
             for file in files {
-                if interruption.isInterrupted { throw interrupted(before: file) }
+                if interruption.isInterrupted { throw interrupted(before: file, terminated: interruption.isTerminated) }
                 do {
                     let result = try converter.convert(file)
                     Self.emit(json ? ConvertRecord(result).jsonLine : Self.line(for: result))
@@ -84,16 +84,17 @@ extension RawcapCommand {
                     worst = Self.worse(worst, error.status)
                 }
             }
-            if interruption.isInterrupted { throw interrupted(before: nil) }
+            if interruption.isInterrupted { throw interrupted(before: nil, terminated: interruption.isTerminated) }
             if let worst { throw worst }
         }
 
         /// Reports Ctrl-C (one line; with `--json` also the error object, as the last line of the output) and
         /// returns the status to throw.
-        func interrupted(before file: String?) -> ExitCode {
+        func interrupted(before file: String?, terminated: Bool = false) -> ExitCode {
             let failure = CommandFailure(
-                .interrupted,
-                "interrupted (Ctrl-C)" + (file.map { "; \($0) and the files after it were not converted" } ?? ""))
+                terminated ? .terminated : .interrupted,
+                (terminated ? "terminated (SIGTERM)" : "interrupted (Ctrl-C)")
+                    + (file.map { "; \($0) and the files after it were not converted" } ?? ""))
             StandardError.print("rawcap convert: \(failure.message)")
             if json { Self.emit(failure.json(command: "convert")) }
             return failure.status

@@ -9,14 +9,16 @@ import FoundationEssentials
 struct ConvertRecord: Codable, Sendable {
     /// The input path as given.
     var input: String
-    /// The file written.
-    var output: String?
+    /// The file written (`path`, as in every command's JSON).
+    var path: String?
     /// The output's size in bytes.
     var size: Int?
     /// SHA-256 of the output, lowercase hex.
     var sha256: String?
-    /// Make and model from the input, when it names them.
+    /// The camera's model from the input (its Make when it names no model), as shoot and pull name the camera.
     var camera: String?
+    /// The camera's maker from the input, when it names one.
+    var make: String?
     /// `dng`, `linear-dng` or `tiff`.
     var format: String?
     /// What the input was: `DNG 1.4.0.0`, `TIFF/EP`, `vendor raw (LibRaw …)`.
@@ -40,10 +42,11 @@ struct ConvertRecord: Codable, Sendable {
 
     init(_ result: Converter.Result) {
         input = result.input
-        output = result.output
+        path = result.output
         size = result.byteCount
         sha256 = result.sha256
         camera = result.camera
+        make = result.make
         format = result.target.name
         inputFormat = result.inputFormat
         compression = result.compression

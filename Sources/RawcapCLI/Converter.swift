@@ -44,7 +44,11 @@ struct Converter {
         let byteCount: Int
         /// SHA-256 of the output, when the converter was asked for it (``Converter/computesSHA256``).
         let sha256: String?
+        /// The camera's model as the input names it (its Make when it names no model): the name shoot and pull
+        /// give the camera (its DeviceInfo model).
         let camera: String?
+        /// The input's Make.
+        let make: String?
         /// `DNG 1.4.0.0`, `TIFF/EP`, `vendor raw (LibRaw …)`.
         let inputFormat: String
         let target: Target
@@ -92,11 +96,11 @@ struct Converter {
                     }
                 }
                 let metadata = Self.metadata(of: linear)
-                let camera = [metadata.make, metadata.model].compactMap { $0 }.filter { !$0.isEmpty }
+                let make = metadata.make.flatMap { $0.isEmpty ? nil : $0 }
                 return Result(
                     input: input, output: path, takenName: suffix == 0 ? nil : name.path(suffix: 0),
                     byteCount: byteCount, sha256: digest.map(MessageDigest.hex),
-                    camera: camera.isEmpty ? nil : camera.joined(separator: " "),
+                    camera: metadata.model.flatMap { $0.isEmpty ? nil : $0 } ?? make, make: make,
                     inputFormat: decoded.info.container.description, target: target,
                     compression: compressionName, width: width, height: height)
             } catch let error as DNGError where error.code == .fileExists && suffix < ConvertOutputName.maxSuffix {

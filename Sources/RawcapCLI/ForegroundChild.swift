@@ -50,12 +50,20 @@ enum ForegroundChild {
         }
     }
 
-    private static func find(_ name: String) -> String? {
-        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
+    /// Where `execvp(3)` would find `name`: itself when it has a slash, else the first executable regular file of
+    /// that name in `PATH`'s folders, in order (an empty entry is the current folder; a directory or a file that
+    /// cannot be executed is passed over).
+    static func find(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        if name.contains("/") { return isExecutableFile(name) ? name : nil }
+        guard !name.isEmpty else { return nil }
+        let folders = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        return folders.map { $0.isEmpty ? "./" + name : "\($0)/\(name)" }.first(where: isExecutableFile)
+    }
+
+    /// Whether `path` is a regular file (after symbolic links) the user may execute.
+    private static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
     }
 }
 

@@ -47,7 +47,7 @@ extension RawcapCommand {
             }
             if json {
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try encoder.encode(report), as: UTF8.self))
             } else {
                 print(report.text())

@@ -40,7 +40,7 @@ extension RawcapCommand {
                 let report = InspectReport(file: file, fileSize: input.bytes.count, decoded: decoded, digest: digest)
                 if json {
                     let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                     // A damaged file can carry a rational with a zero denominator; JSON has no infinity or NaN.
                     encoder.nonConformingFloatEncodingStrategy = .convertToString(
                         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")

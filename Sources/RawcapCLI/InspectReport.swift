@@ -33,6 +33,13 @@ public struct InspectReport: Codable, Sendable {
         /// EXIF form with sub-seconds and offset, e.g. `2024:05:17 14:03:59.042+02:00`.
         public var captureTime: String?
         public var orientation: String
+
+        /// `time` and `seconds`, as shoot's and pull's `exposure` name them (docs/json.md).
+        enum CodingKeys: String, CodingKey {
+            case exposureTime = "time"
+            case exposureSeconds = "seconds"
+            case fNumber, iso, exposureBias, focalLength, captureTime, orientation
+        }
     }
 
     /// The raw image: size, pattern, geometry and levels.

@@ -36,7 +36,7 @@ extension RawcapCommand {
             listing.cameras.append(.simulator)
             if json {
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try encoder.encode(listing), as: UTF8.self))
             } else {
                 print(listing.text())

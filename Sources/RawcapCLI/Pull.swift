@@ -84,7 +84,7 @@ extension RawcapCommand {
                 StandardError.print("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {
                 progress.finish()
-                throw ShootFailure.report(error, command: "pull")
+                throw ShootFailure.report(signals.translate(error), command: "pull", json: json)
             }
         }
     }

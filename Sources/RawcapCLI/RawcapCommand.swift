@@ -10,12 +10,15 @@ public struct RawcapCommand: AsyncParsableCommand {
             camera does not allow, several cameras and no --camera); 65 bad input file; 66 missing input file; 69 \
             no camera found; 70 internal error; 73 cannot create an output file; 74 I/O error or the camera \
             disconnected; 75 the camera is busy (another program holds it); 76 protocol error (the camera broke \
-            PTP or refused); 77 permission denied (install the udev rule); 130 interrupted. A failure prints one \
-            line on standard error, and with --json a JSON object {"error": {"code", "command", "exitStatus", \
-            "message"}} on standard output.
+            PTP or refused); 77 permission denied (install the udev rule); 130 interrupted; 143 terminated \
+            (SIGTERM). A failure prints one line on standard error, and with --json a JSON object {"error": \
+            {"code", "command", "exitStatus", "message"}} on standard output (docs/json.md lists every key). \
+            Options may come before the subcommand: rawcap -v info.
             """,
         version: RawcapVersion.current,
-        subcommands: [Info.self, List.self, Config.self, Sim.self, Convert.self, Inspect.self, Shoot.self, Pull.self, Ls.self]
+        subcommands: [
+            Info.self, List.self, Config.self, Sim.self, Convert.self, Inspect.self, Shoot.self, Pull.self, Ls.self,
+        ]
     )
 
     public init() {}

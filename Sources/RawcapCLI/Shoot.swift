@@ -32,8 +32,11 @@ extension RawcapCommand {
         @Option(help: "auto, bayer12, bayer14, bayer16, linear, jpeg or tiff.")
         var format: OutputFormat = .auto
 
-        @Option(help: "Frames to shoot (brackets, with --bracket).")
-        var count = 1
+        // Unconditional: `--count -1` is a count (refused with a message), not a missing value and a flag.
+        @Option(
+            parsing: .unconditional,
+            help: "Frames to shoot (brackets, with --bracket); default 1, or with --interval until Ctrl-C.")
+        var count: Int?
 
         @Option(help: ArgumentHelp("Time between frame starts: 500ms, 5s, 2m, 1h.", valueName: "duration"))
         var interval: String?
@@ -62,7 +65,11 @@ extension RawcapCommand {
         var json = false
 
         func validate() throws {
-            guard count >= 1, count <= 1_000_000 else { throw ValidationError("--count must be 1 or more.") }
+            if let count, !(1...1_000_000).contains(count) {
+                throw ValidationError(
+                    "--count \(count): give the number of frames, 1 to 1000000 (or leave --count out with --interval "
+                        + "to shoot until Ctrl-C).")
+            }
             guard shotTimeout > 0, shotTimeout <= 86400 else {
                 throw ValidationError("--shot-timeout must be positive.")
             }
@@ -75,7 +82,8 @@ extension RawcapCommand {
 
         func makePlan() throws -> ShootPlan {
             ShootPlan(
-                format: format, count: count, interval: try interval.map(ShootPlan.parseDuration),
+                format: format, count: count ?? (interval == nil ? 1 : ShootPlan.untilStopped),
+                interval: try interval.map(ShootPlan.parseDuration),
                 bracket: try bracket.map(ShootPlan.parseBracket) ?? [], keepJPEG: keepJPEG,
                 compression: compression.dngCompression,
                 namer: try FileNamer(template: name ?? FileNamer.defaultTemplate),
@@ -99,7 +107,7 @@ extension RawcapCommand {
                 plan = planned
                 store = try OutputStore(folder: output)
             } catch {
-                throw ShootFailure.report(error, command: "shoot")
+                throw ShootFailure.report(error, command: "shoot", json: json)
             }
             // Connect to every camera first (options are not Sendable), then every camera shoots on the same
             // schedule; one failing does not stop the others.
@@ -151,8 +159,9 @@ extension RawcapCommand {
                             + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
                             + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
                 case .failure(let error):
-                    let (code, message) = ShootFailure.classify(error)
-                    StandardError.print("rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(message.oneLine)")
+                    let code = ShootFailure.report(
+                        signals.translate(error), command: "shoot", json: json,
+                        camera: specs.count > 1 ? "\(spec)" : nil)
                     status = status ?? code
                 }
             }

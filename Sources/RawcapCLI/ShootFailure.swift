@@ -4,6 +4,7 @@ import Capture
 import DNG
 import FoundationEssentials
 import PTP
+import PlatformSupport
 import RawDecoders
 
 #if canImport(Glibc)
@@ -53,10 +54,18 @@ enum ShootFailure {
         }
     }
 
-    /// Prints `rawcap COMMAND: message` and returns the status to throw.
-    static func report(_ error: any Error, command: String) -> ExitCode {
+    /// The failure `error` is, as the error object and the exit status report it.
+    static func failure(_ error: any Error) -> CommandFailure {
         let (status, message) = classify(error)
-        StandardError.print("rawcap \(command): \(message.oneLine)")
-        return status
+        return CommandFailure(status, message.oneLine)
+    }
+
+    /// Prints `rawcap COMMAND: message` (and with `json` the error object on standard output, as every command
+    /// does) and returns the status to throw.
+    static func report(_ error: any Error, command: String, json: Bool = false, camera: String? = nil) -> ExitCode {
+        let failure = failure(error)
+        StandardError.print("rawcap \(command): \(camera.map { "\($0): " } ?? "")\(failure.message)")
+        if json { DescriptorIO.writeStandardOutput(failure.json(command: command, camera: camera) + "\n") }
+        return failure.exitCode
     }
 }

@@ -16,7 +16,9 @@ final class ShootProgress: @unchecked Sendable {
     private let isTerminal = isatty(2) == 1
     private let json: Bool
     private let started = ContinuousClock.now
+    /// Frames in the run; 0 for a run until Ctrl-C.
     private var frames = 0
+    private var running = false
     private var framesStarted = 0
     private var bytes = 0
     private var lastDraw = ContinuousClock.now - .seconds(1)
@@ -34,8 +36,11 @@ final class ShootProgress: @unchecked Sendable {
         lock.withLock { _ in
             switch event {
             case .started(let count, let format, let camera):
-                frames = count
-                say("shooting \(count) frame\(count == 1 ? "" : "s") as \(format) from \(camera)")
+                frames = count ?? 0
+                running = true
+                say(
+                    count.map { "shooting \($0) frame\($0 == 1 ? "" : "s") as \(format) from \(camera)" }
+                        ?? "shooting as \(format) from \(camera) until Ctrl-C")
             case .shotStarted(let frame):
                 framesStarted = frame
                 draw(force: true)
@@ -71,7 +76,7 @@ final class ShootProgress: @unchecked Sendable {
     }
 
     private func draw(force: Bool) {
-        guard isTerminal, frames > 0 else { return }
+        guard isTerminal, running, framesStarted > 0 else { return }
         let now = ContinuousClock.now
         guard force || now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = now
@@ -80,12 +85,13 @@ final class ShootProgress: @unchecked Sendable {
         let rate = Double(bytes) / elapsed / 1e6
         let done = max(0, framesStarted - 1)
         var left = ""
-        if done > 0 {
+        if done > 0, frames > 0 {
             let remaining = elapsed / Double(done) * Double(frames - done)
             left = String(cFormat: " · %d:%02d left", Int(remaining) / 60, Int(remaining) % 60)
         }
         let line =
-            "frame \(framesStarted)/\(frames) · \(Self.megabytes(bytes)) · " + String(cFormat: "%.1f MB/s", rate) + left
+            "frame \(framesStarted)\(frames > 0 ? "/\(frames)" : "") · \(Self.megabytes(bytes)) · "
+            + String(cFormat: "%.1f MB/s", rate) + left
         DescriptorIO.writeStandardError("\r\u{1B}[K" + line)
         lineShown = true
     }

@@ -2,6 +2,7 @@ import Capture
 import DNG
 import FoundationEssentials
 import PlatformSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,8 @@ import PlatformSupport
 
 /// Ctrl-C for long commands: the first SIGINT asks the run to stop cleanly (finish the file being written,
 /// restore the camera's settings, close the session, exit 130); a second one removes the temporary files being
-/// written and exits at once with 130.
+/// written and exits at once with 130. SIGTERM does the same (exit 143): a service manager or `timeout(1)` stopping
+/// rawcap gets a closed journal and the camera's settings back.
 ///
 /// SIGXFSZ is ignored too, so a file size limit (`ulimit -f`) shows as a write error (EFBIG) with a message,
 /// not as a silent kill.
@@ -17,24 +19,55 @@ final class ShootSignals: @unchecked Sendable {
     /// The stop request the run watches.
     let stop = StopSignal()
     private var watch: SignalWatch?
+    /// The first signal that arrived (SIGINT or SIGTERM), 0 before any.
+    private let first = FirstSignal()
 
     /// Installs the handlers.
     init() {
         signal(SIGXFSZ, SIG_IGN)
-        watch = SignalWatch([SIGINT]) { [stop] _, count in
-            if count > 1 {
-                DescriptorIO.writeStandardError("\nrawcap: interrupted again; exiting now\n")
+        let first = first
+        watch = SignalWatch([SIGINT, SIGTERM]) { [stop] number, _ in
+            let earlier = first.record(number)
+            let word = number == SIGTERM ? "terminated" : "interrupted"
+            if earlier != 0 {
+                DescriptorIO.writeStandardError("\nrawcap: \(word) again; exiting now\n")
                 // exit() does not unwind: the file being written would leave its hidden temporary behind.
                 OutputFile.removeTemporaries()
-                exit(130)
+                exit(128 + number)
             }
             DescriptorIO.writeStandardError(
-                "\nrawcap: interrupted; finishing the current file (Ctrl-C again to quit at once)\n")
+                "\nrawcap: \(word); finishing the current file (Ctrl-C again to quit at once)\n")
             stop.request()
         }
+    }
+
+    /// `error` as the command reports it: the run's `interrupted` after a SIGTERM is `terminated` (exit 143).
+    func translate(_ error: any Error) -> any Error {
+        guard first.number == SIGTERM else { return error }
+        let failure = ShootFailure.failure(error)
+        guard failure.code == .interrupted else { return error }
+        let message = failure.message.replacing("interrupted (Ctrl-C)", with: "terminated (SIGTERM)")
+        return CommandFailure(
+            .terminated, message.hasPrefix("terminated") ? message : "terminated (SIGTERM): \(message)")
     }
 
     deinit {
         watch?.stop()
     }
+}
+
+/// The first of several signals, set from the signal thread and read from the command.
+final class FirstSignal: Sendable {
+    private let value = Mutex<Int32>(0)
+
+    /// Records `number` unless a signal came before; returns the earlier one, 0 if none.
+    func record(_ number: Int32) -> Int32 {
+        value.withLock { value in
+            defer { if value == 0 { value = number } }
+            return value
+        }
+    }
+
+    /// The first signal, 0 before any.
+    var number: Int32 { value.withLock { $0 } }
 }

@@ -86,8 +86,7 @@ extension RawcapCommand.Sim {
             do {
                 try await serve(logger: logger)
             } catch let failure as CommandFailure {
-                StandardError.print("rawcap sim serve: \(failure.message)")
-                throw failure.status
+                throw CommandFailure.report(failure, command: "sim serve", json: json)
             }
         }
 

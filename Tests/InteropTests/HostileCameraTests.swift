@@ -25,6 +25,7 @@ import Testing
         Attack(name: "silent-data", status: 74, message: nil),
         Attack(name: "stalled-data", status: 74, message: nil),
         Attack(name: "trickle-data", status: 74, message: nil),
+        Attack(name: "trickle-dataset", status: 74, message: "did not answer in time"),
         Attack(name: "cyclic-tiff", status: 76, message: "points back to an IFD already read"),
         Attack(name: "deep-tiff", status: 76, message: "SubIFDs nested deeper than"),
         Attack(name: "subifd-loop", status: 76, message: "points back to an IFD already read"),

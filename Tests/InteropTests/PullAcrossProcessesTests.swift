@@ -58,7 +58,7 @@ import Testing
         // ls in another process sees the card the shoot left: both frames, the first one pulled.
         let listed = try await Self.ls(camera, folder)
         #expect(listed.count == 2, "\(listed)")
-        #expect(Set(listed.filter { $0["pulled"] as? Bool == true }.compactMap { $0["name"] as? String }) == writtenByShoot)
+        #expect(Set(listed.filter { $0["pulled"] as? Bool == true }.compactMap { $0["cameraFile"] as? String }) == writtenByShoot)
 
         let resume = try await Subprocess.runDetached(rawcap, ["pull", "--resume", "--camera", camera, "-o", folder.url.path])
         #expect(resume.status == 0, "\(resume.errorOutput)")

@@ -116,7 +116,7 @@ import Testing
             let bySerial = try await testbed.runChild(
                 rawcap, ["info", "--camera", "serial:083024001234", "--json"], timeout: .seconds(30))
             #expect(bySerial.status == 0, "\(bySerial.errorOutput)")
-            #expect(bySerial.output.contains("\"serialNumber\" : \"A\""))
+            #expect(bySerial.output.contains("\"serialNumber\":\"A\""))
             let missing = try await testbed.runChild(rawcap, ["info", "--camera", "usb:1:9"], timeout: .seconds(30))
             #expect(missing.status == 69)
             #expect(missing.errorOutput.contains("No camera matches usb:001:009"))

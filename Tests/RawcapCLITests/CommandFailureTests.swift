@@ -13,7 +13,7 @@ import Testing
             statuses == [
                 "usage": 64, "ambiguous": 64, "badInput": 65, "noInput": 66, "noCamera": 69, "notAvailable": 69,
                 "software": 70, "cannotCreate": 73, "io": 74, "busy": 75, "protocolError": 76, "permissionDenied": 77,
-                "interrupted": 130,
+                "interrupted": 130, "terminated": 143,
             ])
         #expect(CommandFailure.Code(rawValue: "somethingNew").status == 70)
     }

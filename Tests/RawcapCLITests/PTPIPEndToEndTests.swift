@@ -42,7 +42,8 @@ import Testing
             "info", "--camera", "replay:\(recording)", "--replay-mode", "strict", "--json",
         ])
         #expect(json.status == 0, "\(json.errorOutput)")
-        #expect(json.output.contains("\"model\" : \"MiniCam 1\""))
+        // One object on one line, as every command's --json (docs/json.md).
+        #expect(json.output.contains("\"model\":\"MiniCam 1\"") && json.output.split(separator: "\n").count == 1)
     }
 
     @Test func nothingAtTheAddressExitsWith69() async throws {

@@ -62,10 +62,8 @@ import Testing
             ["shoot", "--camera", "sim", "--sim-sensor", "256x192", "-o", folder.url.path] + arguments)
         #expect(result.status == status, "\(result.errorOutput)")
         #expect(result.errorOutput.contains(message), "\(result.errorOutput)")
-        // Usage errors are swift-argument-parser's "Error: …" plus usage; the others one "rawcap shoot:" line.
-        let lines = result.errorOutput.split(separator: "\n").filter {
-            $0.hasPrefix(status == 64 ? "Error:" : "rawcap shoot:")
-        }
+        // Every error is one "rawcap shoot:" line (a usage error's is followed by the usage).
+        let lines = result.errorOutput.split(separator: "\n").filter { $0.hasPrefix("rawcap shoot:") }
         #expect(lines.count == 1, "one error line: \(result.errorOutput)")
         #expect(try !folder.contents().contains { $0.hasPrefix(".") }, "no temporary left")
         if status != 64 {

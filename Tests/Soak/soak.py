@@ -136,8 +136,8 @@ def main():
         if entry.get("event") == "file-written":
             key = (entry.get("cameraFile"), entry.get("captureDate"))
             written.setdefault(key, []).append(entry.get("path"))
-    images = [o for o in objects if o.get("format") != "Association"]
-    missing = [o["name"] for o in images if (o["name"], o["date"]) not in written]
+    images = [o for o in objects if o.get("objectFormatName") != "Association"]
+    missing = [o["cameraFile"] for o in images if (o["cameraFile"], o["captureDate"]) not in written]
     twice = {k: v for k, v in written.items() if len(v) > 1}
     gone = [p for paths in written.values() for p in paths
             if not os.path.exists(p if os.path.isabs(p) else os.path.join(out, os.path.basename(p)))]
@@ -179,7 +179,7 @@ def main():
             problems.append(f"resident size grew from {rss_first} kB to {rss_last} kB in the longest run")
     duration = time.monotonic() - started
     failures = sum(1 for r in runs if r["status"] != 0)
-    shots = len([o for o in images if o["name"].upper().endswith((".TIF", ".TIFF"))])
+    shots = len([o for o in images if o["cameraFile"].upper().endswith((".TIF", ".TIFF"))])
 
     print()
     print(f"Soak {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "

@@ -320,7 +320,7 @@ public actor PTPSession {
     public func execute(
         _ code: OperationCode, parameters: [UInt32] = [], dataOut: [UInt8]?, expectDataIn: Bool
     ) async throws -> ExecuteResult {
-        let sink = expectDataIn ? PTPMemorySink() : nil
+        let sink = expectDataIn ? PTPMemorySink(timeout: configuration.timeout) : nil
         let response = try await execute(
             code, parameters: parameters, dataOut: dataOut.map(PTPBytesSource.init), dataIn: sink)
         return ExecuteResult(response: response, data: await sink?.bytes)
@@ -358,7 +358,8 @@ public actor PTPSession {
     // MARK: Plumbing
 
     private func fetch(_ code: OperationCode, _ parameters: [UInt32] = []) async throws -> [UInt8] {
-        let sink = PTPMemorySink()
+        // Datasets get a deadline: the session's timeout, then a rate floor (a trickle never ends otherwise).
+        let sink = PTPMemorySink(timeout: configuration.timeout)
         try await execute(code, parameters: parameters, dataIn: sink)
         return await sink.bytes
     }

@@ -18,30 +18,58 @@ extension PTPDataSink {
     public func dataPhaseWillStart(byteCount: UInt64?) async throws {}
 }
 
-/// A sink that keeps the bytes in memory, for datasets and thumbnails, refusing more than a limit.
+/// A sink that keeps the bytes in memory, for datasets and thumbnails, refusing more than a limit, and, given the
+/// session's timeout, a data phase that trickles.
 public actor PTPMemorySink: PTPDataSink {
     /// The bytes received so far.
     public private(set) var bytes: [UInt8] = []
     /// The most bytes accepted.
     public let limit: Int
+    /// The grace before ``floorBytesPerSecond`` applies, or `nil` for no deadline.
+    public let timeout: Duration?
+    private var started: ContinuousClock.Instant?
+
+    /// The average rate a data phase must keep once `timeout` has passed: 64 KiB/s, as object downloads' floor. A
+    /// 16 MB dataset over a weak Wi-Fi link passes; a camera sending a byte every few seconds (each read within the
+    /// timeout) is stopped about `timeout` after the data phase began.
+    public static let floorBytesPerSecond = 64 * 1024
+
+    /// The most reserved before bytes arrive: a camera that claims megabytes and sends nothing costs nothing.
+    static let maxReservation = 1 << 20
 
     /// Creates a sink that accepts at most `limit` bytes (``WireFormat/WireLimits/maxInMemoryDataPhase`` by
-    /// default).
-    public init(limit: Int = WireLimits.maxInMemoryDataPhase) { self.limit = limit }
+    /// default); with `timeout`, a data phase still under way after `timeout` must have averaged
+    /// ``floorBytesPerSecond`` (datasets get a deadline, not only a limit per read).
+    public init(limit: Int = WireLimits.maxInMemoryDataPhase, timeout: Duration? = nil) {
+        self.limit = limit
+        self.timeout = timeout
+    }
 
     /// Rejects an announced size over the limit before anything is allocated.
     public func dataPhaseWillStart(byteCount: UInt64?) async throws {
         if let byteCount, byteCount > UInt64(limit) {
             throw PTPError(.unexpectedDataPhase, "data phase of \(byteCount) bytes exceeds the \(limit)-byte limit")
         }
-        bytes.reserveCapacity(Int(byteCount ?? 0))
+        started = started ?? ContinuousClock.now
+        bytes.reserveCapacity(min(Int(byteCount ?? 0), Self.maxReservation))
     }
 
-    /// Appends the chunk, or throws when the limit would be passed.
+    /// Appends the chunk, or throws when the limit would be passed or the data phase is too slow.
     public func write(_ chunk: ArraySlice<UInt8>) async throws {
         guard chunk.count <= limit - bytes.count else {
             throw PTPError(.unexpectedDataPhase, "data phase exceeds the \(limit)-byte limit")
         }
         bytes.append(contentsOf: chunk)
+        let now = ContinuousClock.now
+        let start = started ?? now
+        started = start
+        guard let timeout, now - start > timeout else { return }
+        let elapsed = now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        guard Double(bytes.count) < seconds * Double(Self.floorBytesPerSecond) else { return }
+        throw TransportError(
+            .timeout,
+            "the camera sent \(bytes.count) bytes of a data phase in \(Int(seconds)) s, slower than "
+                + "\(Self.floorBytesPerSecond / 1024) KiB/s after the \(timeout) timeout")
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import RawcapCLI
+
+/// Habits people bring from gphoto2 and the shell (issue 18, "People"): options before the subcommand, `--interval`
+/// without `--count`, and bad input refused with a message that says what to do, prefixed like every error.
+@Suite(.serialized) struct CommandLineHabitsTests {
+    @Test func optionsBeforeTheSubcommandMoveAfterIt() {
+        #expect(RawcapCommand.movingLeadingOptions(["-v", "info"]) == ["info", "-v"])
+        #expect(
+            RawcapCommand.movingLeadingOptions(["--camera", "sim", "-v", "shoot", "--count", "2"])
+                == ["shoot", "--camera", "sim", "-v", "--count", "2"])
+        #expect(
+            RawcapCommand.movingLeadingOptions(["-v", "sim", "serve", "--listen", ":0"])
+                == ["sim", "serve", "-v", "--listen", ":0"])
+        #expect(
+            RawcapCommand.movingLeadingOptions(["-vv", "config", "get", "iso"]) == ["config", "get", "-vv", "iso"])
+        for unchanged in [["info", "-v"], ["--help"], ["--version"], ["-v", "nonsense", "info"], ["-v"]] {
+            #expect(RawcapCommand.movingLeadingOptions(unchanged) == unchanged)
+        }
+    }
+
+    @Test func theBinaryTakesOptionsBeforeTheSubcommand() async throws {
+        let folder = try TemporaryDirectory("leading-options")
+        let result = try await Subprocess.runDetached(
+            try ScriptContractTests.rawcap(),
+            ["--camera", "sim", "--sim-sensor", "96x64", "-v", "shoot", "-o", folder.url.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(try folder.contents().contains { $0.hasSuffix(".dng") })
+        let info = try await Subprocess.runDetached(
+            try ScriptContractTests.rawcap(), ["-v", "info", "--camera", "sim"])
+        #expect(info.status == 0, "\(info.errorOutput)")
+    }
+
+    @Test(arguments: [
+        (["--bracket", "1,,2"], "empty step"),
+        (["--count", "-1"], "--count -1: give the number of frames"),
+        (["--count", "0"], "--count 0"),
+        (["--interval", "soon"], "not a duration"),
+    ])
+    func badInputIsRefusedWithAMessageThatSaysWhatToDo(arguments: [String], message: String) async throws {
+        let folder = try TemporaryDirectory("bad-input")
+        let result = try await Subprocess.runDetached(
+            try ScriptContractTests.rawcap(), ["shoot", "--camera", "sim", "-o", folder.url.path] + arguments)
+        #expect(result.status == 64, "\(result.errorOutput)")
+        let first = result.errorOutput.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("rawcap shoot: "), "\(result.errorOutput)")
+        #expect(first.contains(message), "\(result.errorOutput)")
+        #expect(try folder.contents().isEmpty)
+    }
+
+    /// `--interval` without `--count` shoots until Ctrl-C (not one frame).
+    @Test func anIntervalWithoutACountShootsUntilCtrlC() async throws {
+        let folder = try TemporaryDirectory("interval-open-ended")
+        let result = try await ScriptContractTests.runSignalled(
+            "SIGINT", afterLine: true, lines: 3,
+            [
+                try ScriptContractTests.rawcap(), "shoot", "--camera", "sim", "--sim-sensor", "96x64", "--interval",
+                "100ms", "--json", "-o", folder.url.path,
+            ])
+        #expect(result.status == 130, "\(result.errorOutput)")
+        let saved = ScriptContractTests.jsonLines(result.output).filter { $0["path"] != nil }
+        #expect(saved.count >= 3, "\(result.output)")
+        #expect(result.errorOutput.contains("until Ctrl-C"), "\(result.errorOutput)")
+        #expect(!result.errorOutput.contains(" of 2147483647"), "\(result.errorOutput)")
+    }
+}
