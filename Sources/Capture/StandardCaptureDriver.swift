@@ -8,6 +8,13 @@ import PTP
 /// bodies) are waited for while fewer than expected have arrived; a lost CaptureComplete ends the wait once every
 /// expected object is there; a lost ObjectAdded is made good by comparing the card's object list before and after
 /// the shot. StoreFull as a response or an event is ``CaptureError/Code-swift.struct/cardFull``.
+///
+/// Checked against libgphoto2's generic capture (`library.c` `camera_capture`, commit 813de344): as there, a
+/// GeneralError answer to InitiateCapture does not end the shot (a Nikon V1 answers it and shoots; the objects
+/// decide), and a camera whose DeviceInfo lists no CaptureComplete event is done once its objects stop coming
+/// (libgphoto2 keys this on a per-model flag; rawcap reads the camera's own event list). Kept on purpose: the card's
+/// object list is read before every shot (libgphoto2 only for bodies it flags), so that a lost ObjectAdded is made
+/// good from the card.
 public struct StandardCaptureDriver: CaptureDriver {
     /// `standard`.
     public var name: String { "standard" }
@@ -26,7 +33,15 @@ public struct StandardCaptureDriver: CaptureDriver {
         while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
             if stale.code == .storeFull { throw CaptureError(.cardFull, "the camera's card is full") }
         }
-        try await Self.initiate(session: session, timing: timing)
+        var initiateAnswer: String?
+        do {
+            try await Self.initiate(session: session, timing: timing)
+        } catch let error as PTPError where error.response == .generalError {
+            initiateAnswer = "\(error)"
+        }
+        // Without CaptureComplete in its event list, a camera's shot is over once its objects stop coming.
+        let announcesCompletion = try await session.deviceInfo().eventsSupported.contains(.captureComplete)
+        var lastObjectAt: ContinuousClock.Instant?
         let started = clock.now
         var objects: [AnnouncedObject] = []
         var completedAt: ContinuousClock.Instant?
@@ -45,6 +60,7 @@ public struct StandardCaptureDriver: CaptureDriver {
                 if expecting == nil, now - completedAt >= .milliseconds(300) { break }
                 if now - completedAt >= timing.lateGrace { break }
             }
+            if !announcesCompletion, let lastObjectAt, now - lastObjectAt >= timing.lateGrace { break }
             if now - started >= timing.shotTimeout { break }
             guard let event = try await session.nextEvent(timeout: .milliseconds(100)) else { continue }
             switch event.code {
@@ -57,6 +73,7 @@ public struct StandardCaptureDriver: CaptureDriver {
                 guard info.objectFormat != .association else { continue }
                 let object = AnnouncedObject(handle: handle, info: info, late: completedAt != nil)
                 objects.append(object)
+                lastObjectAt = clock.now
                 await announce(object)
             case .captureComplete:
                 completedAt = completedAt ?? clock.now
@@ -78,6 +95,7 @@ public struct StandardCaptureDriver: CaptureDriver {
             }
         }
         if objects.isEmpty {
+            if let initiateAnswer { throw CaptureError(.captureTimeout, "InitiateCapture failed (\(initiateAnswer)) and the camera stored nothing") }
             throw CaptureError(
                 .captureTimeout,
                 completedAt == nil

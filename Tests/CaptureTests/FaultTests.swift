@@ -99,3 +99,23 @@ import Testing
         #expect(try await rig.session.getObjectHandles().count >= 2)
     }
 }
+
+/// A camera whose DeviceInfo lists no CaptureComplete (libgphoto2 flags such bodies per model): the generic driver is
+/// done once the objects stop coming, not at the shot timeout.
+@Suite struct NoCaptureCompleteTests {
+    @Test func aCameraWithoutCaptureCompleteIsDoneWhenItsObjectsStop() async throws {
+        var model = CameraModel.generic
+        model.eventsSupported = [.objectAdded, .storeFull]
+        let rig = try await CaptureRig(
+            faults: [EmulatorFault(.loseEvent(.captureComplete, count: 1000))], model: model)
+        defer { Task { await rig.close() } }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let objects = try await StandardCaptureDriver().capture(
+            session: rig.session, expecting: nil,
+            timing: CaptureTiming(shotTimeout: .seconds(60), lateGrace: .milliseconds(300)), announce: { _ in })
+        #expect(!objects.isEmpty)
+        // Without the rule the shot ends at the 60 s timeout.
+        #expect(clock.now - started < .seconds(30))
+    }
+}

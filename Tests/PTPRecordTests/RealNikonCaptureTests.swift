@@ -90,3 +90,46 @@ import Testing
         #expect(await sink.bytes == Array(NikonD5500Session.jpeg[1_000_000...]))
     }
 }
+
+/// libgphoto2's generic capture does not give up on a GeneralError answer to InitiateCapture (a Nikon V1 answers it
+/// and shoots): the objects the camera then announces are the shot.
+@Suite struct GeneralErrorCaptureTests {
+    @Test func aGeneralErrorAnswerToInitiateCaptureStillCollectsTheShot() async throws {
+        var info = NikonD5500Session.deviceInfo
+        info.manufacturer = "Example"
+        info.vendorExtensionID = VendorExtensionID(rawValue: 6)
+        let handle: UInt32 = 0x0001_0002
+        let objectInfo = NikonD5500Session.objectInfo
+        func request(_ code: OperationCode, _ id: UInt32, _ parameters: [UInt32] = []) -> PTPRequest {
+            PTPRequest(code: code, transactionID: id, parameters: parameters)
+        }
+        let conversation = PTPConversation(
+            transport: .usb,
+            transactions: [
+                .init(request: request(.openSession, 0, [1]), response: PTPResponse(code: .ok, transactionID: 0)),
+                .init(
+                    request: request(.getDeviceInfo, 1), dataIn: info.ptpEncoded,
+                    response: PTPResponse(code: .ok, transactionID: 1)),
+                .init(
+                    request: request(.getObjectHandles, 2, [0xFFFF_FFFF]), dataIn: [0, 0, 0, 0],
+                    response: PTPResponse(code: .ok, transactionID: 2)),
+                .init(
+                    request: request(.initiateCapture, 3), response: PTPResponse(code: .generalError, transactionID: 3)),
+                .init(
+                    request: request(.getObjectInfo, 4, [handle]), dataIn: objectInfo.ptpEncoded,
+                    response: PTPResponse(code: .ok, transactionID: 4)),
+            ],
+            events: [
+                .init(event: PTPEvent(code: .objectAdded, transactionID: 3, parameters: [handle]), afterTransaction: 3),
+                .init(event: PTPEvent(code: .captureComplete, transactionID: 3), afterTransaction: 3),
+            ])
+        let camera = ReplayCamera(conversation: conversation, mode: .lenient)
+        let session = PTPSession(transport: camera.transport(), configuration: .init(timeout: .seconds(30)))
+        try await session.openSession()
+        let objects = try await StandardCaptureDriver().capture(
+            session: session, expecting: 1,
+            timing: CaptureTiming(shotTimeout: .seconds(30), lateGrace: .milliseconds(300)), announce: { _ in })
+        await camera.stop()
+        #expect(objects.map(\.handle.rawValue) == [handle])
+    }
+}
