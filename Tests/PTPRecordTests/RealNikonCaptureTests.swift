@@ -133,3 +133,29 @@ import Testing
         #expect(objects.map(\.handle.rawValue) == [handle])
     }
 }
+
+/// The Canon EOS 60D's BatteryLevel (a UINT8 enumeration with 16-bit entries, from a real body's debug log in
+/// `Fixtures/ptp-real`) reads through the session without the caller naming the quirk.
+@Suite struct WideEnumerationTests {
+    @Test func aCanon60DBatteryLevelReadsThroughTheSession() async throws {
+        let records = try HexFixture("ptp-real/canon-eos-60d_devicepropdesc.hex").records
+        let battery = Array(try #require(records.first).bytes.dropFirst(12))
+        let conversation = PTPConversation(
+            transport: .usb,
+            transactions: [
+                .init(
+                    request: PTPRequest(code: .openSession, transactionID: 0, parameters: [1]),
+                    response: PTPResponse(code: .ok, transactionID: 0)),
+                .init(
+                    request: PTPRequest(code: .getDevicePropDesc, transactionID: 1, parameters: [0x5001]),
+                    dataIn: battery, response: PTPResponse(code: .ok, transactionID: 1)),
+            ])
+        let camera = ReplayCamera(conversation: conversation, mode: .lenient)
+        let session = PTPSession(transport: camera.transport())
+        try await session.openSession()
+        let descriptor = try await session.getDevicePropDesc(.batteryLevel)
+        await camera.stop()
+        #expect(descriptor.dataType == .uint8)
+        #expect(descriptor.form == .enumeration([.uint8(100), .uint8(75), .uint8(50), .uint8(25), .uint8(0)]))
+    }
+}

@@ -161,8 +161,20 @@ public actor PTPSession {
     }
 
     /// GetDevicePropDesc (0x1014).
+    ///
+    /// A UINT8 or INT8 enumeration sent with 16-bit entries (a real Canon EOS 60D's BatteryLevel, in a debug log
+    /// committed to libgphoto2) leaves bytes over when read as the standard says: such a description is read again
+    /// with ``PTPQuirks/wideEightBitEnumerations`` and taken when it then decodes.
     public func getDevicePropDesc(_ property: DevicePropertyCode) async throws -> DevicePropDesc {
         let bytes = try await fetch(.getDevicePropDesc, [UInt32(property.rawValue)])
+        if let described = try? DevicePropDesc(ptpEncoded: bytes, quirks: configuration.quirks) { return described }
+        if !configuration.quirks.contains(.wideEightBitEnumerations),
+            let wide = try? DevicePropDesc(ptpEncoded: bytes, quirks: configuration.quirks.union(.wideEightBitEnumerations))
+        {
+            logger.debug("\(property): an 8-bit enumeration with 16-bit entries, read as such")
+            return wide
+        }
+        // Neither reading accounts for the bytes: the standard reading's error.
         return try DevicePropDesc(ptpEncoded: bytes, quirks: configuration.quirks)
     }
 
