@@ -86,7 +86,13 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
             do {
                 for step in CanonEOSCapture.release(for: info, autofocus: autofocus) {
                     guard case .operation(let code, let parameters) = step else { continue }
-                    try await session.execute(code, parameters: parameters)
+                    let response = try await session.execute(code, parameters: parameters)
+                    // RemoteRelease answers OK and says in its first parameter whether it released.
+                    if code == OperationCode.Canon.remoteRelease,
+                        let refusal = CanonEOSCapture.ReleaseRefusal(result: response.parameters.first)
+                    {
+                        throw Self.error(for: refusal)
+                    }
                 }
                 return
             } catch let error as PTPError where error.response == .deviceBusy {
@@ -99,6 +105,18 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
             } catch let error as PTPError where error.response == .storeFull {
                 throw CaptureError(.cardFull, "the camera's card is full (StoreFull)")
             }
+        }
+    }
+
+    /// The error for a release RemoteRelease (0x910F) refused: a full card is ``CaptureError/Code-swift.struct/cardFull``,
+    /// a locked mirror ``CaptureError/Code-swift.struct/cameraBusy``, a PTP response the ``PTPError`` it names, and
+    /// the rest (no focus, a read-only card) a shot that stored nothing, with the cause.
+    static func error(for refusal: CanonEOSCapture.ReleaseRefusal) -> any Error {
+        switch refusal {
+        case .noMemory: CaptureError(.cardFull, "the camera's card is full: \(refusal)")
+        case .mirrorUp: CaptureError(.cameraBusy, "the camera did not release: \(refusal)")
+        case .response(let code): PTPError(response: code, operation: OperationCode.Canon.remoteRelease)
+        case .noFocus, .readOnly, .other: CaptureError(.captureTimeout, "the camera did not release: \(refusal)")
         }
     }
 

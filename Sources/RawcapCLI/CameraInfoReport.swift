@@ -286,7 +286,7 @@ extension CameraInfoReport {
         }
         report.addRawFormats(info, descriptors: descriptors)
         // The report is complete; a camera that objects to closing does not spoil it.
-        try? await session.closeSession()
+        try? await session.endSession()
         return report
     }
 

@@ -42,11 +42,11 @@ extension RawcapCommand {
                     serial = try await camera.session.deviceInfo().serialNumber
                     objects = try await Self.list(camera.session)
                 } catch {
-                    try? await camera.session.closeSession()
+                    try? await camera.session.endSession()
                     await camera.close()
                     throw error
                 }
-                try? await camera.session.closeSession()
+                try? await camera.session.endSession()
                 await camera.close()
                 let pulled = Puller.pulledKeys(Journal.read(folder: output), serial: serial)
                 let encoder = JSONEncoder()
