@@ -72,6 +72,13 @@ public struct SonyCaptureDriver: CaptureDriver {
                 "the Sony camera lists no shutter control (S2, 0xD2C2) in its extended device info: it is not in PC Remote mode; \(Self.pcRemoteAdvice)"
             )
         }
+        do {
+            try await session.sonySetPriorityToHost()
+        } catch let error as PTPError where error.code == .deviceResponse {
+            logger.warning(
+                "the Sony camera refused PriorityMode (0xD25A) = application (\(error)); its dials may keep control of settings"
+            )
+        }
         let halfPress = controls.contains(SonyControl.halfPress)
         if !halfPress {
             logger.warning("the Sony camera has no half-press control (S1, 0xD2C1): shooting without autofocus")
@@ -86,6 +93,7 @@ public struct SonyCaptureDriver: CaptureDriver {
     ) async throws -> [AnnouncedObject] {
         // Sony's ObjectAdded events only echo what ObjectInMemory says; drop those of earlier shots.
         while try await session.nextEvent(timeout: .milliseconds(1)) != nil {}
+        try await dropStaleObjects(session: session)
         let maxPolls = max(1, Int(timing.shotTimeout / pollInterval))
         var sequence = SonyCaptureSequence(
             configuration: .init(
@@ -96,6 +104,9 @@ public struct SonyCaptureDriver: CaptureDriver {
             switch step {
             case .press(let control, let value):
                 try await press(control, value, session: session, timing: timing)
+                if control == SonyControl.fullPress, value == SonyControl.pressed, sequence.configuration.autofocus {
+                    try await holdForFocus(session: session)
+                }
                 step = sequence.next(after: .done)
             case .pollPendingObjects(let delay):
                 if delay > .zero { try await Task.sleep(for: delay) }
@@ -122,6 +133,40 @@ public struct SonyCaptureDriver: CaptureDriver {
             case .failed(let reason):
                 throw CaptureError(.captureTimeout, "the Sony camera stored nothing: \(reason)")
             }
+        }
+    }
+
+    /// Most stale objects read and dropped before a shot: a buffer that never empties is not drained forever.
+    static let maxStaleObjects = 32
+
+    /// Reads and drops what waits at 0xFFFFC001 before the press: a shot a failed earlier run left in the buffer
+    /// would otherwise be taken for this one ("Camera on-off does not delete RAM", libgphoto2 `camera_sony_capture`).
+    private func dropStaleObjects(session: PTPSession) async throws {
+        for _ in 0..<Self.maxStaleObjects {
+            let waiting = try await session.sonyPendingObjectCount()
+            guard waiting > 0 else { return }
+            let stale = try await download(SonyControl.capturedObjectHandle, session: session, late: false)
+            await capabilities.logger.warning(
+                "dropped \(stale.info.filename.isEmpty ? "an object" : "\"\(stale.info.filename)\"") an earlier shot left in the Sony camera's buffer"
+            )
+        }
+    }
+
+    /// Holds S1 and S2 down until the body reports focus (FocusFound 0xD213 is 2 or 3) or for at most
+    /// ``SonyControl/focusHold``, unless FocusMode (0x500A) is manual (libgphoto2 `camera_sony_capture`).
+    private func holdForFocus(session: PTPSession) async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        while clock.now - started < SonyControl.focusHold {
+            let properties = try await session.sonyGetAllDevicePropData()
+            if properties[.focusMode]?.currentValue.integerValue == Int(SonyControl.manualFocus) { return }
+            if case .uint8(let found)? = properties[DevicePropertyCode.Sony.focusFound]?.currentValue,
+                SonyControl.focusFoundValues.contains(found)
+            {
+                return
+            }
+            // A body without FocusFound cannot say: the hold lasts its full second, as in libgphoto2.
+            try await Task.sleep(for: pollInterval)
         }
     }
 
