@@ -45,6 +45,9 @@ extension CameraModel {
             OperationCode.Canon.transferComplete, OperationCode.Canon.pcHDDCapacity,
             OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
             OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock,
+            // EOS GetStorageIDs/GetStorageInfo: a real 5D Mark IV lists them (the first 240 bytes of its DeviceInfo
+            // in libgphoto2 issue 92 hold `01 91` and `02 91` among its 170 operations), as the EOS R does.
+            OperationCode.Canon.eosGetStorageIDs, OperationCode.Canon.eosGetStorageInfo,
         ]
         // EOS settings live in GetEvent records, not in standard descriptors: these codes are listed (as EOS
         // bodies list them) but answered only through the EOS operations.

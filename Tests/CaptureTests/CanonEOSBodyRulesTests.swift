@@ -1,3 +1,4 @@
+import CameraEmulator
 import Capture
 import Logging
 import PTP
@@ -192,5 +193,19 @@ import Testing
         let other = CameraIdentity(
             reportedDeviceInfo: Self.olderEOS(model: "Canon EOS R"), usbVendorID: .canon, usbProductID: 0x3299)
         #expect(!SessionEndPolicy.keepsSessionOpen(other))
+    }
+
+    @Test func theEmulated5DMarkIVListsItsCardThroughTheEOSStorageOperations() async throws {
+        let camera = try EmulatedCamera(model: .canon, configuration: .init(sensorWidth: 64, sensorHeight: 48))
+        let link = EmulatorLink.usb(camera)
+        let session = PTPSession(transport: link.transport, configuration: .init(timeout: .seconds(5)))
+        try await session.openSession()
+        let listing = try await session.listStorages()
+        #expect(listing.operations == .canonEOS)
+        let standard = try await session.getStorageIDs()
+        #expect(listing.stores.map(\.id) == standard)
+        let eos = try #require(try listing.stores.first?.info.get())
+        #expect(eos == (try await session.getStorageInfo(standard[0])))
+        await link.close()
     }
 }
