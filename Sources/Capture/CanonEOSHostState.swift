@@ -4,6 +4,23 @@ import PTP
 /// What rawcap knows about a Canon EOS body during a run: whether the remote session is prepared, the settings its
 /// GetEvent records reported, and where shots go. Shared by ``CanonEOSCaptureDriver`` and
 /// ``CanonEOSQualityControl``, made once per run by ``CameraProfile/canonEOS(logger:)``.
+///
+/// Differences from libgphoto2 (813de344) kept on purpose or not yet ported, one per line:
+/// - SetRemoteMode follows `config.c` `camera_prepare_canon_eos_capture`'s model table (SX720 HS gets 0x15 there,
+///   0x11 only in `camera_init`, which rawcap does not copy); DeviceInfo is read again after it on EOS M bodies.
+/// - no SetEventMode(2) / EVFOutputDevice 8 for EOS M (`camera_prepare_canon_eos_capture`).
+/// - no SetRequestOLCInfoGroup, RequestDevicePropValue, GetDeviceInfoEx (`camera_prepare_canon_eos_capture`).
+/// - CaptureDestination set to the host even when already there, no wait for AvailableShots > 0 afterwards
+///   (`camera_canon_eos_update_capture_target`).
+/// - PCHDDCapacity DeviceBusy: asked again up to 8 times, then warned about (libgphoto2 takes one busy answer as OK,
+///   `camera_canon_eos_update_capture_target`).
+/// - end: CaptureDestination back to the value the body reported (libgphoto2 sets the card), SetRemoteMode(0)
+///   without the SetRemoteMode(1) that follows it there, SetEventMode(0); no AfCancel, ResetUILock,
+///   SetModeDialDisable(0) (`camera_unprepare_canon_eos_capture`, `camera_exit`).
+/// - stores: `info` asks EOS GetStorageIDs/GetStorageInfo (0x9101/0x9102) before the standard pair (libgphoto2
+///   asks 0x1004 in `camera_init` and the EOS pair in `camera_prepare_canon_eos_capture`).
+/// - CloseSession is left out for `PTP_DONT_CLOSE_SESSION` bodies by USB ID as in `camera_exit`, and over PTP/IP by
+///   DeviceInfo's model (``PTP/SessionEndPolicy``).
 public actor CanonEOSHostState {
     /// Where the warnings go.
     public nonisolated let logger: Logger

@@ -15,6 +15,18 @@ import PTP
 /// 2. CaptureControl 0x0304 and InitiateCapture (DeviceBusy retried); without CaptureControl, InitiateCapture alone;
 /// 3. the objects: ObjectAdded events, and the 0xD212 change list polled meanwhile (a changed object count sends the
 ///    driver to the card's object list, which is where the objects appear when no event comes).
+///
+/// ``finish(session:logger:)`` gives the body its controls back (PriorityMode 1). Objects are read whole with
+/// GetObject (``CameraProfile/partialObjectDownloads``).
+///
+/// Differences from libgphoto2 (813de344) kept on purpose or not yet ported, one per line:
+/// - PriorityMode 2 once in `prepare`, not again before each shot (`camera_fuji_capture`).
+/// - the wait is `shotTimeout`, not scaled from ExposureTime up to two hours (`camera_fuji_capture`).
+/// - capture properties are taken from DeviceInfo alone: no 72 hard-coded codes, no Fuji GetDeviceInfo 0x902B
+///   (`fixup_cached_deviceinfo`); without CaptureControl plain InitiateCapture (libgphoto2 always writes 0xD208).
+/// - AFStatus is polled every `pollInterval` and bounded by `shotTimeout` (libgphoto2 polls without pause or bound).
+/// - PTP/IP: no InitSequence 0xDF01, AppVersion 0xDF24 or InitiateOpenCapture after OpenSession (`camera_init`).
+/// - no TerminateOpenCapture (no live view) (`camera_fuji_capture`, `camera_unprepare_capture`).
 public struct FujifilmCaptureDriver: CaptureDriver {
     /// What ``prepare(session:logger:)`` learnt about the body.
     actor Capabilities {

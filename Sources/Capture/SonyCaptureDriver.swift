@@ -14,6 +14,27 @@ import PTP
 /// GetAllDevicePropData (0x9209) until ObjectInMemory (0xD215) exceeds 0x8000, and reads each waiting object at
 /// 0xFFFFC001 (GetObjectInfo, then GetObject), re-reading the count after each; a RAW+JPEG shot leaves two. The
 /// handle can be read only once, so the driver downloads the objects itself (``AnnouncedObject/data``).
+///
+/// Before the press, objects an earlier run left in the buffer are read and dropped; after the full press the
+/// buttons are held until FocusFound (0xD213) is 2 or 3, at most a second, unless FocusMode is manual. PriorityMode
+/// (0xD25A) goes to the host right after the handshake.
+///
+/// Differences from libgphoto2 (813de344) kept on purpose or not yet ported, one per line:
+/// - GetSDIOExtDeviceInfo: (version, 1) as libgphoto2, then the version alone if refused
+///   (`ptp_sony_get_vendorpropcodes`); a refused version 300 handshake is run again with 200 (no such fallback in
+///   `fixup_cached_deviceinfo`).
+/// - no 3 s settle after connecting on the bodies libgphoto2 lists (ZV-1, ILCE-7M3, …) (`camera_sony_capture`).
+/// - stale objects: every waiting object is dropped (ObjectInMemory 0x8000 + n), not only at 0x8001
+///   (`camera_sony_capture`).
+/// - the focus hold polls GetAllDevicePropData only, not also the DevicePropChanged / ObjectAdded events
+///   (`camera_sony_capture`).
+/// - no half press when the body lists no S1 control (libgphoto2 always presses it).
+/// - the shot counts once ObjectInMemory exceeds 0x8000 (`camera_sony_capture` waits for ≥ 0x8000,
+///   `camera_wait_for_event` for > 0x8000), and every waiting object is read in one capture.
+/// - no PTP/IP 0x9280/0x9281 at connect and exit (`camera_init`, `camera_exit`).
+/// - image quality is CompressionSetting 0x5004 with the mode-2 values, never 0xD253 (1 RAW, 2 RAW+JPEG, 3 JPEG)
+///   on bodies that have it, and no wait for the value to read back (`config.c` "imagequality",
+///   `_put_Sony_CompressionSetting`).
 public struct SonyCaptureDriver: CaptureDriver {
     /// What the handshake found out, kept for the shots of the run.
     actor Capabilities {
