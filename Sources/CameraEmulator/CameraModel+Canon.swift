@@ -20,6 +20,14 @@ extension CameraModel {
     /// The default readout is 3376×2256, about half the 5D Mark IV's 6720×4480 image on each side, so a shot
     /// develops four times faster; the CR2 holds the whole readout, masked margin included, as Canon's do. LibRaw
     /// identifies the body by Make and Model, not by size.
+    ///
+    /// Real bytes and where there are none (issue 14): a real 5D Mark IV's DeviceInfo is known only in part (its
+    /// first 240 of 605 bytes, libgphoto2 issue 92): StandardVersion 100, VendorExtensionID 6 (Microsoft, not
+    /// Canon's 0x0B as emulated here), 170 operations whose first 106 are those of the EOS R's DeviceInfo in
+    /// `Fixtures/ptp-real/canon-eos-r_ptpip-connect.hex`, among them EOS GetStorageIDs/GetStorageInfo (0x9101/0x9102,
+    /// emulated). The rest of its DeviceInfo, its GetEvent records and the order of its capture records, and its
+    /// answers to 0x9101/0x9102 and to GetStorageIDs in remote mode have no real bytes here: they follow libgphoto2's
+    /// code (`camera_prepare_canon_eos_capture`, `camera_canon_eos_capture`) and its `ptp.h` notes.
     public static let canon: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "canon"
@@ -45,6 +53,9 @@ extension CameraModel {
             OperationCode.Canon.transferComplete, OperationCode.Canon.pcHDDCapacity,
             OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
             OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock,
+            // EOS GetStorageIDs/GetStorageInfo: a real 5D Mark IV lists them (the first 240 bytes of its DeviceInfo
+            // in libgphoto2 issue 92 hold `01 91` and `02 91` among its 170 operations), as the EOS R does.
+            OperationCode.Canon.eosGetStorageIDs, OperationCode.Canon.eosGetStorageInfo,
         ]
         // EOS settings live in GetEvent records, not in standard descriptors: these codes are listed (as EOS
         // bodies list them) but answered only through the EOS operations.

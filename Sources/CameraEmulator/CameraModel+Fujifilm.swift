@@ -12,6 +12,12 @@ extension CameraModel {
     /// Raw files are uncompressed X-Trans RAF (``RawFileFormat/raf``) at 14 bits, named `DSCF0001.RAF` in
     /// `100_FUJI`, 6160×4032 photosites by default like the real sensor. The X-T2 is a body LibRaw 0.20 and later
     /// identify from the RAF alone (the X-T3 needs its compressed-RAF size tables).
+    ///
+    /// Real bytes and where there are none (issue 14): no whole DeviceInfo of an X-T2 is at hand (an X-T20's first
+    /// 80 bytes, gphoto2 issue 196, and a stretch of an X-T4's, gphoto2 issue 445, are); libgphoto2 appends 72
+    /// property codes to real X bodies' DeviceInfo because they do not list them all (`fixup_cached_deviceinfo`),
+    /// while this body lists its capture properties (0xD207, 0xD208, 0xD209) itself. Its events and change list
+    /// follow libgphoto2's `camera_fuji_capture`, not a recording.
     public static let fujifilm: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "fuji"

@@ -13,6 +13,11 @@ extension CameraModel {
     /// summaries show it: 2 Standard, 3 Fine, 4 Extra Fine (JPEG), 16 (0x10) RAW, 19 (0x13) RAW+JPEG. Raw files are
     /// uncompressed ARW (``RawFileFormat/arw``) at the body's fixed 14 bits, named `DSC00001.ARW` (DCF folder
     /// `100MSDCF`), 6048×4024 photosites by default like the real sensor.
+    ///
+    /// Real bytes and where there are none (issue 14): no DeviceInfo, GetSDIOExtDeviceInfo or GetAllDevicePropData of
+    /// an ILCE-7M3 is at hand; those of an ILCE-7SM3 (libgphoto2's `sony-a7sm3.txt`, `Fixtures/ptp-real`) and a
+    /// DSC-RX100M7 (Rocc) are. PriorityMode 0xD25A is described as the ILCE-7SM3 does; the property list, the event
+    /// order after the press and ObjectInMemory's values follow libgphoto2's `camera_sony_capture`.
     public static let sony: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "sony"

@@ -63,6 +63,8 @@ extension EmulatedCamera {
     /// - RemoteReleaseOn (0x9128) with 2 or 3 (a full press), RemoteRelease (0x910F): a shot, DeviceBusy while one
     ///   develops or before SetRemoteMode; RemoteReleaseOn with 1 (half press) and RemoteReleaseOff (0x9129): OK.
     /// - TransferComplete (0x9117): frees a held object.
+    /// - EOS GetStorageIDs (0x9101) and EOS GetStorageInfo (0x9102): the card, as GetStorageIDs/GetStorageInfo
+    ///   answer it.
     /// - GetDevicePropDesc/Value and SetDevicePropValue of the EOS properties: DevicePropNotSupported (EOS bodies
     ///   answer them only through GetEvent and SetDevicePropValueEx).
     func answerCanon(_ request: PTPRequest, dataOut: [UInt8]?) -> PTPResponderReply? {
@@ -97,6 +99,13 @@ extension EmulatedCamera {
             return canonRelease(transactionID: request.transactionID)
         case OperationCode.Canon.remoteRelease:
             return canonRelease(transactionID: request.transactionID)
+        case OperationCode.Canon.eosGetStorageIDs:
+            // EOS GetStorageIDs answers what GetStorageIDs does (a PTP array of UINT32, `ptp.c`
+            // `ptp_canon_eos_getstorageids`), EOS GetStorageInfo a StorageInfo dataset (the layout of the one dump
+            // libgphoto2 keeps, `ptp.h` above `PTP_OC_CANON_EOS_GetStorageInfo`).
+            return answerObjectOperation(.getStorageIDs, parameter)
+        case OperationCode.Canon.eosGetStorageInfo:
+            return answerObjectOperation(.getStorageInfo, parameter)
         case OperationCode.Canon.transferComplete:
             guard canon.held.removeValue(forKey: parameter(0)) != nil else {
                 return PTPResponderReply(.invalidObjectHandle)
@@ -136,7 +145,8 @@ extension EmulatedCamera {
         OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode, OperationCode.Canon.getEvent,
         OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
         OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.remoteRelease, OperationCode.Canon.transferComplete,
-        OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock,
+        OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock, OperationCode.Canon.eosGetStorageIDs,
+        OperationCode.Canon.eosGetStorageInfo,
     ]
 
     private func setCanonProperty(_ bytes: [UInt8]) -> PTPResponderReply {

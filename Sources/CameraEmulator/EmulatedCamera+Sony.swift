@@ -40,6 +40,14 @@ extension EmulatedCamera {
             DevicePropDesc(
                 propertyCode: DevicePropertyCode.Sony.focusFound, dataType: .uint8, getSet: 0,
                 factoryDefaultValue: .uint8(sonyFocusIdle), currentValue: .uint8(sonyFocusIdle)))
+        // PriorityMode 0xD25A as a real ILCE-7SM3 describes it in GetAllDevicePropData (libgphoto2
+        // `camlibs/ptp2/cameras/sony-a7sm3.txt` at 813de344: `5a d2 02 00 01 01 00 00 02 02 00 00 01 02 00 00 01`:
+        // UINT8, settable, enabled, factory 0, current 0, enumeration 0, 1); libgphoto2 sets it to 1 with
+        // SetControlDeviceA after the handshake. No bytes of an ILCE-7M3's own descriptor are at hand.
+        table.add(
+            DevicePropDesc(
+                propertyCode: SonyControl.priorityModeProperty, dataType: .uint8, getSet: 1,
+                factoryDefaultValue: .uint8(0), currentValue: .uint8(0), form: .enumeration([.uint8(0), .uint8(1)])))
     }
 
     /// The operations of a Sony body in PC Remote mode (libgphoto2 `ptp.c` `ptp_sony_sdioconnect`,

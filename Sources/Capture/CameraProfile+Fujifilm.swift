@@ -6,13 +6,18 @@ extension CameraProfile {
     /// Fine, 5 RAW + JPEG Normal). The raw depth is the body's own.
     ///
     /// A new value (and driver) each time: the driver keeps what `prepare` learnt about one camera for its run.
+    ///
+    /// Objects are downloaded whole with GetObject, never in GetPartialObject pieces (libgphoto2 issue 653;
+    /// ``partialObjectDownloads``).
     public static var fujifilm: CameraProfile {
-        CameraProfile(
+        var profile = CameraProfile(
             name: "fujifilm", qualityProperty: DevicePropertyCode.Fujifilm.quality,
             qualityValues: [
                 QualityValue(.uint16(1), .raw), QualityValue(.uint16(2), .jpeg), QualityValue(.uint16(3), .jpeg),
                 QualityValue(.uint16(4), .rawPlusJPEG), QualityValue(.uint16(5), .rawPlusJPEG),
             ],
             rawBitDepthProperty: nil, driver: FujifilmCaptureDriver())
+        profile.partialObjectDownloads = false
+        return profile
     }
 }

@@ -34,6 +34,9 @@ public struct CameraProfile: Sendable {
     /// Picks the values of ``qualityProperty`` for this body from its descriptor, for a family whose bodies number
     /// the property differently (Nikon); `nil` when ``qualityValues`` hold for every body of the family.
     public var bodyQualityValues: (@Sendable (DevicePropDesc) -> BodyQualityValues)? = nil
+    /// Whether the run may download objects in GetPartialObject pieces when the camera lists it (false for
+    /// Fujifilm: ``PTP/CameraIdentity/allowsPartialObject``); the downloader then reads each object whole.
+    public var partialObjectDownloads = true
     /// Triggers shots and collects their objects.
     public var driver: any CaptureDriver
 

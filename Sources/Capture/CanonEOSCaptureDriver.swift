@@ -7,6 +7,21 @@ import PTP
 /// written to the card. After the run has downloaded a held shot, TransferComplete (0x9117) frees the body's buffer
 /// (libgphoto2 `library.c` `camera_canon_eos_capture`). The session is prepared once per run by
 /// ``CanonEOSHostState``.
+///
+/// Differences from libgphoto2 (813de344) kept on purpose or not yet ported, one per line:
+/// - release: one full press RemoteReleaseOn(3, AF 0 / no AF 1) + RemoteReleaseOff(3), not half press, focus wait,
+///   full press (`camera_trigger_canon_eos_capture`); no FocusInfo AF-failure detection; EOS M bodies release the
+///   same way, without libgphoto2's wait for the "Button" event.
+/// - RemoteRelease (0x910F): result 1 and 8 end the shot as `captureTimeout`, 3 as `cameraBusy`, 7 as `cardFull`,
+///   with the cause (`camera_trigger_canon_eos_capture` returns GP_ERROR / GP_ERROR_NO_MEMORY).
+/// - no CameraStatus (0xC18B) check before the release; DeviceBusy is retried instead (`camera_trigger_canon_eos_capture`).
+/// - PCHDDCapacity only once in preparation, not again before a shot when AvailableShots < 100
+///   (`camera_trigger_canon_eos_capture`).
+/// - waits for every expected object (RAW+JPEG) instead of returning at the first (`camera_canon_eos_capture`).
+/// - RequestObjectTransfer64LFN (0xC1B8) is not decoded (`camera_canon_eos_capture`).
+/// - downloads by the runner: GetPartialObject in 1 MiB pieces on USB as libgphoto2, 8 MiB over PTP/IP
+///   (`camera_canon_eos_capture` reads 1 MB blocks everywhere).
+/// - KeepDeviceOn (0x911D) every 40 quiet polls while waiting (`camera_keep_device_on` runs on a timer).
 public struct CanonEOSCaptureDriver: CaptureDriver {
     /// `canon-eos`.
     public var name: String { "canon-eos" }
@@ -86,7 +101,13 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
             do {
                 for step in CanonEOSCapture.release(for: info, autofocus: autofocus) {
                     guard case .operation(let code, let parameters) = step else { continue }
-                    try await session.execute(code, parameters: parameters)
+                    let response = try await session.execute(code, parameters: parameters)
+                    // RemoteRelease answers OK and says in its first parameter whether it released.
+                    if code == OperationCode.Canon.remoteRelease,
+                        let refusal = CanonEOSCapture.ReleaseRefusal(result: response.parameters.first)
+                    {
+                        throw Self.error(for: refusal)
+                    }
                 }
                 return
             } catch let error as PTPError where error.response == .deviceBusy {
@@ -99,6 +120,18 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
             } catch let error as PTPError where error.response == .storeFull {
                 throw CaptureError(.cardFull, "the camera's card is full (StoreFull)")
             }
+        }
+    }
+
+    /// The error for a release RemoteRelease (0x910F) refused: a full card is ``CaptureError/Code-swift.struct/cardFull``,
+    /// a locked mirror ``CaptureError/Code-swift.struct/cameraBusy``, a PTP response the ``PTPError`` it names, and
+    /// the rest (no focus, a read-only card) a shot that stored nothing, with the cause.
+    static func error(for refusal: CanonEOSCapture.ReleaseRefusal) -> any Error {
+        switch refusal {
+        case .noMemory: CaptureError(.cardFull, "the camera's card is full: \(refusal)")
+        case .mirrorUp: CaptureError(.cameraBusy, "the camera did not release: \(refusal)")
+        case .response(let code): PTPError(response: code, operation: OperationCode.Canon.remoteRelease)
+        case .noFocus, .readOnly, .other: CaptureError(.captureTimeout, "the camera did not release: \(refusal)")
         }
     }
 

@@ -4,6 +4,23 @@ import PTP
 /// What rawcap knows about a Canon EOS body during a run: whether the remote session is prepared, the settings its
 /// GetEvent records reported, and where shots go. Shared by ``CanonEOSCaptureDriver`` and
 /// ``CanonEOSQualityControl``, made once per run by ``CameraProfile/canonEOS(logger:)``.
+///
+/// Differences from libgphoto2 (813de344) kept on purpose or not yet ported, one per line:
+/// - SetRemoteMode follows `config.c` `camera_prepare_canon_eos_capture`'s model table (SX720 HS gets 0x15 there,
+///   0x11 only in `camera_init`, which rawcap does not copy); DeviceInfo is read again after it on EOS M bodies.
+/// - no SetEventMode(2) / EVFOutputDevice 8 for EOS M (`camera_prepare_canon_eos_capture`).
+/// - no SetRequestOLCInfoGroup, RequestDevicePropValue, GetDeviceInfoEx (`camera_prepare_canon_eos_capture`).
+/// - CaptureDestination set to the host even when already there, no wait for AvailableShots > 0 afterwards
+///   (`camera_canon_eos_update_capture_target`).
+/// - PCHDDCapacity DeviceBusy: asked again up to 8 times, then warned about (libgphoto2 takes one busy answer as OK,
+///   `camera_canon_eos_update_capture_target`).
+/// - end: CaptureDestination back to the value the body reported (libgphoto2 sets the card), SetRemoteMode(0)
+///   without the SetRemoteMode(1) that follows it there, SetEventMode(0); no AfCancel, ResetUILock,
+///   SetModeDialDisable(0) (`camera_unprepare_canon_eos_capture`, `camera_exit`).
+/// - stores: `info` asks EOS GetStorageIDs/GetStorageInfo (0x9101/0x9102) before the standard pair (libgphoto2
+///   asks 0x1004 in `camera_init` and the EOS pair in `camera_prepare_canon_eos_capture`).
+/// - CloseSession is left out for `PTP_DONT_CLOSE_SESSION` bodies by USB ID as in `camera_exit`, and over PTP/IP by
+///   DeviceInfo's model (``PTP/SessionEndPolicy``).
 public actor CanonEOSHostState {
     /// Where the warnings go.
     public nonisolated let logger: Logger
@@ -23,20 +40,34 @@ public actor CanonEOSHostState {
     /// The body's DeviceInfo (once prepared).
     var deviceInfo: DeviceInfo? { info }
 
-    /// Prepares the remote session once (libgphoto2 `library.c` `camera_prepare_canon_eos_capture`): SetRemoteMode
-    /// 1, SetEventMode 1, GetEvent until the body's dump of settings is drained, CaptureDestination = host (4),
+    /// Prepares the remote session once (libgphoto2 `config.c` `camera_prepare_canon_eos_capture`): SetRemoteMode
+    /// (1, or the EOS M value of ``PTP/CanonEOSCapture/remoteMode(for:)``, after which DeviceInfo is read again),
+    /// SetEventMode 1, GetEvent until the body's dump of settings is drained, CaptureDestination = host (4),
     /// PCHDDCapacity. Optional steps the body does not list are reported once as a warning; the shot then goes
     /// where the body stores it (its card, announced with ObjectAddedEx).
     func prepare(session: PTPSession) async throws {
         if info != nil { return }
-        let info = try await session.deviceInfo()
+        var info = try await session.deviceInfo()
         guard info.supports(OperationCode.Canon.getEvent),
             info.supports(OperationCode.Canon.remoteRelease) || info.supports(OperationCode.Canon.remoteReleaseOn)
         else {
             throw CaptureError(.formatUnavailable, "the camera lists neither EOS GetEvent nor an EOS release")
         }
         if info.supports(OperationCode.Canon.setRemoteMode) {
-            try await session.canonSetRemoteMode()
+            if let mode = CanonEOSCapture.remoteMode(for: info) {
+                try await session.canonSetRemoteMode(mode)
+                if CanonEOSCapture.isEOSM(info) {
+                    // "Setting remote mode changes device info on EOS M2" (libgphoto2 `camera_init`): read it again.
+                    let before = await session.identity
+                    await session.forgetIdentity()
+                    info =
+                        try await session.cameraIdentity(
+                            usbVendorID: before?.usbVendorID, usbProductID: before?.usbProductID
+                        ).deviceInfo
+                }
+            } else {
+                logger.debug("Canon EOS: \(info.model) stays out of remote mode while capturing, as in libgphoto2")
+            }
         } else {
             logger.warning("Canon EOS: the camera has no SetRemoteMode (0x9114); releasing without it")
         }
@@ -69,7 +100,7 @@ public actor CanonEOSHostState {
         }
         if destination == CanonEOSCapture.destinationHost {
             if info.supports(OperationCode.Canon.pcHDDCapacity) {
-                try await session.canonReportHostCapacity()
+                try await reportHostCapacity(session: session)
             } else {
                 logger.warning("Canon EOS: the camera has no PCHDDCapacity (0x911A); it may refuse to release")
             }
@@ -79,6 +110,31 @@ public actor CanonEOSHostState {
                 "Canon EOS: the camera reported no ImageFormat (0xD120); image quality stays as set on the camera")
         }
         self.info = info
+    }
+
+    /// Attempts at PCHDDCapacity while the body answers DeviceBusy.
+    static let hostCapacityAttempts = 8
+
+    /// PCHDDCapacity, sent again while the body answers DeviceBusy (it is still switching to the host); a body busy
+    /// through every attempt is warned about and the run goes on, as libgphoto2 does ("not so bad if its just busy,
+    /// would also fail later", `config.c` `camera_canon_eos_update_capture_target`): the release then says whether
+    /// the body can shoot.
+    private func reportHostCapacity(session: PTPSession) async throws {
+        var delay = Duration.milliseconds(100)
+        for attempt in 1...Self.hostCapacityAttempts {
+            do {
+                try await session.canonReportHostCapacity()
+                return
+            } catch let error as PTPError where error.response == .deviceBusy {
+                guard attempt < Self.hostCapacityAttempts else {
+                    logger.warning(
+                        "Canon EOS: the camera stayed busy through \(attempt) PCHDDCapacity (0x911A) requests; going on")
+                    return
+                }
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(1))
+            }
+        }
     }
 
     /// The offered ImageFormat values and the current one, as the body last reported them.

@@ -234,7 +234,8 @@ public struct CaptureRunner: Sendable {
             try await control.set(definition, to: try profile.rawBitDepthValue(for: depth, type: description.dataType))
         }
         let expecting = quality?.objectCount
-        let downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
+        var downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
+        if !profile.partialObjectDownloads { downloader.usesPartialObject = false }
         let processor = ShotProcessor(
             format: format, keepJPEG: plan.keepJPEG,
             options: DNGOptions(compression: plan.compression, software: "rawcap"), namer: plan.namer,

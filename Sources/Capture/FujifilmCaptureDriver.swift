@@ -10,23 +10,45 @@ import PTP
 ///
 /// ``capture(session:expecting:timing:announce:)``:
 /// 1. focus, when the body lists CaptureControl (0xD208) and AFStatus (0xD209): CaptureControl 0x0200, InitiateCapture,
-///    then AFStatus polled until it leaves 1 (2 focused; 3 failed, which is warned about and shot anyway);
+///    then AFStatus polled until it leaves 1 (2 focused; 3 failed: CaptureControl 0x0004 and InitiateCapture cancel
+///    the half press, and the shot fails);
 /// 2. CaptureControl 0x0304 and InitiateCapture (DeviceBusy retried); without CaptureControl, InitiateCapture alone;
 /// 3. the objects: ObjectAdded events, and the 0xD212 change list polled meanwhile (a changed object count sends the
 ///    driver to the card's object list, which is where the objects appear when no event comes).
+///
+/// ``finish(session:logger:)`` gives the body its controls back (PriorityMode 1). Objects are read whole with
+/// GetObject (``CameraProfile/partialObjectDownloads``).
+///
+/// Differences from libgphoto2 (813de344) kept on purpose or not yet ported, one per line:
+/// - PriorityMode 2 once in `prepare`, not again before each shot (`camera_fuji_capture`).
+/// - the wait is `shotTimeout`, not scaled from ExposureTime up to two hours (`camera_fuji_capture`).
+/// - capture properties are taken from DeviceInfo alone: no 72 hard-coded codes, no Fuji GetDeviceInfo 0x902B
+///   (`fixup_cached_deviceinfo`); without CaptureControl plain InitiateCapture (libgphoto2 always writes 0xD208).
+/// - AFStatus is polled every `pollInterval` and bounded by `shotTimeout` (libgphoto2 polls without pause or bound).
+/// - PTP/IP: no InitSequence 0xDF01, AppVersion 0xDF24 or InitiateOpenCapture after OpenSession (`camera_init`).
+/// - no TerminateOpenCapture (no live view) (`camera_fuji_capture`, `camera_unprepare_capture`).
 public struct FujifilmCaptureDriver: CaptureDriver {
     /// What ``prepare(session:logger:)`` learnt about the body.
     actor Capabilities {
         var captureControl = true
         var afStatus = true
         var changeList = true
+        /// Whether `prepare` gave the host priority (0xD207 = 2), to give back in `finish`.
+        var priorityTaken = false
         var logger = Logger(label: "rawcap.capture.fujifilm")
 
-        func update(captureControl: Bool, afStatus: Bool, logger: Logger) {
+        func update(captureControl: Bool, afStatus: Bool, priorityTaken: Bool, logger: Logger) {
             self.captureControl = captureControl
             self.afStatus = afStatus
+            self.priorityTaken = priorityTaken
             self.logger = logger
             changeList = true
+        }
+
+        /// Whether priority is to be given back; asked once.
+        func takePriority() -> Bool {
+            defer { priorityTaken = false }
+            return priorityTaken
         }
 
         /// The first time the change list is refused: warn once, and stop asking.
@@ -62,11 +84,14 @@ public struct FujifilmCaptureDriver: CaptureDriver {
                 logger.warning("the camera refused \(what) (\(error)); going on with its own setting")
             }
         }
-        if properties.contains(FujifilmCapture.priorityModeProperty) {
+        let priority = properties.contains(FujifilmCapture.priorityModeProperty)
+        if priority {
             if properties.contains(DevicePropertyCode.Fujifilm.pcMode) {
                 try await set(DevicePropertyCode.Fujifilm.pcMode, 1, "PC mode (0xD38C = 1)")
             }
-            try await set(FujifilmCapture.priorityModeProperty, 2, "USB priority (PriorityMode 0xD207 = 2)")
+            try await set(
+                FujifilmCapture.priorityModeProperty, FujifilmCapture.priorityHost,
+                "USB priority (PriorityMode 0xD207 = 2)")
         } else {
             logger.warning("the camera has no PriorityMode (0xD207): the body keeps control of its settings")
         }
@@ -76,7 +101,19 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         }
         await capabilities.update(
             captureControl: captureControl, afStatus: properties.contains(DevicePropertyCode.Fujifilm.afStatus),
-            logger: logger)
+            priorityTaken: priority, logger: logger)
+    }
+
+    /// Gives the body its controls back: PriorityMode (0xD207) = 1, "camera" (libgphoto2 `config.c`
+    /// `camera_unprepare_capture`), when `prepare` took it. A refusal is logged.
+    public func finish(session: PTPSession, logger: Logger) async {
+        guard await capabilities.takePriority() else { return }
+        do {
+            try await session.setDevicePropValue(
+                FujifilmCapture.priorityModeProperty, .uint16(FujifilmCapture.priorityCamera))
+        } catch {
+            logger.warning("could not give the Fujifilm camera its controls back (PriorityMode 0xD207 = 1): \(error)")
+        }
     }
 
     /// Takes one shot (see the type's description).
@@ -174,8 +211,13 @@ public struct FujifilmCaptureDriver: CaptureDriver {
                 ?? 0
             if status == 1 { try await Task.sleep(for: pollInterval) }
         }
-        if status == 3 {
-            await capabilities.logger.warning("the camera could not focus (AFStatus 3); shooting anyway")
+        if status == Int(FujifilmCapture.focusFailed) {
+            // "3 - means failed and initiatecapture will get busy" (libgphoto2 `camera_fuji_capture`): cancel the
+            // half press, as libgphoto2 does, and fail the shot.
+            try await session.setDevicePropValue(
+                FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.cancelFocusControl))
+            try await StandardCaptureDriver.initiate(session: session, timing: timing)
+            throw CaptureError(.captureTimeout, "the Fujifilm camera could not focus (AFStatus 3); no shot was taken")
         }
     }
 }

@@ -117,7 +117,8 @@ public struct Puller: Sendable {
         try journal.record(start)
         observer(.started(frames: chosen.count, format: original ? "original" : "dng", camera: camera))
 
-        let downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
+        var downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
+        if let identity = await session.identity, !identity.allowsPartialObject { downloader.usesPartialObject = false }
         let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
         var saved: [SavedFile] = []
         var done: Set<ObjectHandle> = []

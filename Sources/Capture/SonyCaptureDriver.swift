@@ -14,6 +14,27 @@ import PTP
 /// GetAllDevicePropData (0x9209) until ObjectInMemory (0xD215) exceeds 0x8000, and reads each waiting object at
 /// 0xFFFFC001 (GetObjectInfo, then GetObject), re-reading the count after each; a RAW+JPEG shot leaves two. The
 /// handle can be read only once, so the driver downloads the objects itself (``AnnouncedObject/data``).
+///
+/// Before the press, objects an earlier run left in the buffer are read and dropped; after the full press the
+/// buttons are held until FocusFound (0xD213) is 2 or 3, at most a second, unless FocusMode is manual. PriorityMode
+/// (0xD25A) goes to the host right after the handshake.
+///
+/// Differences from libgphoto2 (813de344) kept on purpose or not yet ported, one per line:
+/// - GetSDIOExtDeviceInfo: (version, 1) as libgphoto2, then the version alone if refused
+///   (`ptp_sony_get_vendorpropcodes`); a refused version 300 handshake is run again with 200 (no such fallback in
+///   `fixup_cached_deviceinfo`).
+/// - no 3 s settle after connecting on the bodies libgphoto2 lists (ZV-1, ILCE-7M3, …) (`camera_sony_capture`).
+/// - stale objects: every waiting object is dropped (ObjectInMemory 0x8000 + n), not only at 0x8001
+///   (`camera_sony_capture`).
+/// - the focus hold polls GetAllDevicePropData only, not also the DevicePropChanged / ObjectAdded events
+///   (`camera_sony_capture`).
+/// - no half press when the body lists no S1 control (libgphoto2 always presses it).
+/// - the shot counts once ObjectInMemory exceeds 0x8000 (`camera_sony_capture` waits for ≥ 0x8000,
+///   `camera_wait_for_event` for > 0x8000), and every waiting object is read in one capture.
+/// - no PTP/IP 0x9280/0x9281 at connect and exit (`camera_init`, `camera_exit`).
+/// - image quality is CompressionSetting 0x5004 with the mode-2 values, never 0xD253 (1 RAW, 2 RAW+JPEG, 3 JPEG)
+///   on bodies that have it, and no wait for the value to read back (`config.c` "imagequality",
+///   `_put_Sony_CompressionSetting`).
 public struct SonyCaptureDriver: CaptureDriver {
     /// What the handshake found out, kept for the shots of the run.
     actor Capabilities {
@@ -72,6 +93,13 @@ public struct SonyCaptureDriver: CaptureDriver {
                 "the Sony camera lists no shutter control (S2, 0xD2C2) in its extended device info: it is not in PC Remote mode; \(Self.pcRemoteAdvice)"
             )
         }
+        do {
+            try await session.sonySetPriorityToHost()
+        } catch let error as PTPError where error.code == .deviceResponse {
+            logger.warning(
+                "the Sony camera refused PriorityMode (0xD25A) = application (\(error)); its dials may keep control of settings"
+            )
+        }
         let halfPress = controls.contains(SonyControl.halfPress)
         if !halfPress {
             logger.warning("the Sony camera has no half-press control (S1, 0xD2C1): shooting without autofocus")
@@ -86,6 +114,7 @@ public struct SonyCaptureDriver: CaptureDriver {
     ) async throws -> [AnnouncedObject] {
         // Sony's ObjectAdded events only echo what ObjectInMemory says; drop those of earlier shots.
         while try await session.nextEvent(timeout: .milliseconds(1)) != nil {}
+        try await dropStaleObjects(session: session)
         let maxPolls = max(1, Int(timing.shotTimeout / pollInterval))
         var sequence = SonyCaptureSequence(
             configuration: .init(
@@ -96,6 +125,9 @@ public struct SonyCaptureDriver: CaptureDriver {
             switch step {
             case .press(let control, let value):
                 try await press(control, value, session: session, timing: timing)
+                if control == SonyControl.fullPress, value == SonyControl.pressed, sequence.configuration.autofocus {
+                    try await holdForFocus(session: session)
+                }
                 step = sequence.next(after: .done)
             case .pollPendingObjects(let delay):
                 if delay > .zero { try await Task.sleep(for: delay) }
@@ -122,6 +154,40 @@ public struct SonyCaptureDriver: CaptureDriver {
             case .failed(let reason):
                 throw CaptureError(.captureTimeout, "the Sony camera stored nothing: \(reason)")
             }
+        }
+    }
+
+    /// Most stale objects read and dropped before a shot: a buffer that never empties is not drained forever.
+    static let maxStaleObjects = 32
+
+    /// Reads and drops what waits at 0xFFFFC001 before the press: a shot a failed earlier run left in the buffer
+    /// would otherwise be taken for this one ("Camera on-off does not delete RAM", libgphoto2 `camera_sony_capture`).
+    private func dropStaleObjects(session: PTPSession) async throws {
+        for _ in 0..<Self.maxStaleObjects {
+            let waiting = try await session.sonyPendingObjectCount()
+            guard waiting > 0 else { return }
+            let stale = try await download(SonyControl.capturedObjectHandle, session: session, late: false)
+            await capabilities.logger.warning(
+                "dropped \(stale.info.filename.isEmpty ? "an object" : "\"\(stale.info.filename)\"") an earlier shot left in the Sony camera's buffer"
+            )
+        }
+    }
+
+    /// Holds S1 and S2 down until the body reports focus (FocusFound 0xD213 is 2 or 3) or for at most
+    /// ``SonyControl/focusHold``, unless FocusMode (0x500A) is manual (libgphoto2 `camera_sony_capture`).
+    private func holdForFocus(session: PTPSession) async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        while clock.now - started < SonyControl.focusHold {
+            let properties = try await session.sonyGetAllDevicePropData()
+            if properties[.focusMode]?.currentValue.integerValue == Int(SonyControl.manualFocus) { return }
+            if case .uint8(let found)? = properties[DevicePropertyCode.Sony.focusFound]?.currentValue,
+                SonyControl.focusFoundValues.contains(found)
+            {
+                return
+            }
+            // A body without FocusFound cannot say: the hold lasts its full second, as in libgphoto2.
+            try await Task.sleep(for: pollInterval)
         }
     }
 

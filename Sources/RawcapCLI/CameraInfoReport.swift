@@ -247,15 +247,13 @@ extension CameraInfoReport {
                 "\(identity.vendorPropertyCodes.count) of the \(info.devicePropertiesSupported.count) properties are listed by GetVendorPropCodes (0x90CA), not in DeviceInfo."
             )
         }
-        if info.supports(.getStorageIDs) {
-            do {
-                for id in try await session.getStorageIDs() {
-                    report.storages.append(try await storage(id, session: session))
-                }
-            } catch let error as PTPError where error.code == .deviceResponse {
-                report.notes.append("The camera refused GetStorageIDs (\(error)).")
-            }
-        } else {
+        // The stores through the camera's own storage operations where it has them (Canon EOS 0x9101/0x9102).
+        let listing = try await session.listStorages()
+        report.storages = listing.stores.map(Self.storage)
+        for refusal in listing.refusals {
+            report.notes.append("The camera refused GetStorageIDs \(refusal.operations) (\(refusal.error)).")
+        }
+        if listing.operations == nil, listing.refusals.isEmpty {
             report.notes.append("The camera does not list GetStorageIDs.")
         }
         var descriptors: [DevicePropertyCode: DevicePropDesc] = [:]
@@ -290,7 +288,7 @@ extension CameraInfoReport {
         }
         report.addRawFormats(info, descriptors: descriptors)
         // The report is complete; a camera that objects to closing does not spoil it.
-        try? await session.closeSession()
+        try? await session.endSession()
         return report
     }
 
@@ -332,15 +330,16 @@ extension CameraInfoReport {
         addRawFormats(info, descriptors: [:])
     }
 
-    private static func storage(_ id: StorageID, session: PTPSession) async throws -> Storage {
-        do {
-            let info = try await session.getStorageInfo(id)
+    private static func storage(_ store: StorageListing.Store) -> Storage {
+        let id = store.id
+        switch store.info {
+        case .success(let info):
             return Storage(
                 id: hex(id.rawValue), type: info.storageType.description, filesystem: info.filesystemType.description,
                 access: info.accessCapability.description, capacityBytes: info.maxCapacity,
                 freeBytes: info.freeSpaceInBytes, freeImages: info.freeImages, description: info.storageDescription,
                 label: info.volumeLabel)
-        } catch let error as PTPError where error.code == .deviceResponse {
+        case .failure(let error):
             return Storage(id: hex(id.rawValue), error: "refused by the camera: \(error.response?.description ?? "?")")
         }
     }

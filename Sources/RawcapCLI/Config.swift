@@ -129,7 +129,7 @@ enum ConfigSession {
                 // Closing runs in a task of its own, so that it still happens after Ctrl-C cancelled this one.
                 let close: @Sendable () async -> Void = {
                     await Task {
-                        try? await camera.session.closeSession()
+                        try? await camera.session.endSession()
                         await camera.close()
                     }.value
                 }

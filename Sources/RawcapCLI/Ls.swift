@@ -49,13 +49,13 @@ extension RawcapCommand {
                         try await camera.open()
                         let serial = try await camera.session.deviceInfo().serialNumber
                         let objects = try await Self.list(camera.session)
-                        try? await camera.session.closeSession()
+                        try? await camera.session.endSession()
                         await camera.close()
                         return (objects, serial)
                     } catch {
                         // In a task of its own, so that the camera is released after Ctrl-C too.
                         await Task {
-                            try? await camera.session.closeSession()
+                            try? await camera.session.endSession()
                             await camera.close()
                         }.value
                         throw error

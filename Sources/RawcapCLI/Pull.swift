@@ -74,11 +74,11 @@ extension RawcapCommand {
                         stop: signals.stop, observer: progress.handle)
                     files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
                 } catch {
-                    try? await camera.session.closeSession()
+                    try? await camera.session.endSession()
                     await camera.close()
                     throw error
                 }
-                try? await camera.session.closeSession()
+                try? await camera.session.endSession()
                 await camera.close()
                 progress.finish()
                 StandardError.print("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")

@@ -187,11 +187,11 @@ extension RawcapCommand {
                     usbVendorID: camera.link.usbVendorID, usbProductID: camera.link.usbProductID,
                     observer: progress.handle)
                 let summary = try await runner.run()
-                try? await camera.session.closeSession()
+                try? await camera.session.endSession()
                 await camera.close()
                 return summary
             } catch {
-                try? await camera.session.closeSession()
+                try? await camera.session.endSession()
                 await camera.close()
                 throw error
             }

@@ -113,9 +113,11 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         #expect(warnings.messages.count == 1, "\(warnings.messages)")
         #expect(warnings.messages.first?.contains("CompressionSetting") == true, "\(warnings.messages)")
-        // RAW as set on the camera: no JPEG, and nothing was written to the camera.
+        // RAW as set on the camera: no JPEG, and no setting was written to the camera (only PriorityMode, which
+        // hands the settings to the host).
         #expect(summary.files.count == 2)
         #expect(summary.files.allSatisfy { $0.path.hasSuffix(".dng") })
-        #expect(await !camera.transcript.contains { $0.code == OperationCode.Sony.setControlDeviceA })
+        let writes = await camera.transcript.filter { $0.code == OperationCode.Sony.setControlDeviceA }
+        #expect(writes.map(\.parameters) == [[0xD25A]])
     }
 }

@@ -18,6 +18,14 @@ public enum FujifilmCapture {
     public static let focusControl: UInt16 = 0x0200
     /// CaptureControl value that makes the next InitiateCapture release the shutter: 0x0304.
     public static let shootControl: UInt16 = 0x0304
+    /// CaptureControl value that cancels the half press after a failed focus ("0x4 SDK_CancelS1"): 0x0004.
+    public static let cancelFocusControl: UInt16 = 0x0004
+    /// AFStatus (0xD209) value of a failed focus: 3.
+    public static let focusFailed: UInt16 = 3
+    /// PriorityMode value that gives the host control ("USB control"): 2.
+    public static let priorityHost: UInt16 = 2
+    /// PriorityMode value that gives the body its controls back: 1 (libgphoto2 `camera_unprepare_capture`).
+    public static let priorityCamera: UInt16 = 1
     /// The property that says whether the host or the camera body has control: 0xD207.
     public static let priorityModeProperty = DevicePropertyCode.Fujifilm.priorityMode
     /// The property whose value lists changed properties (UINT16 count, then UINT16 code + UINT32 value): 0xD212.

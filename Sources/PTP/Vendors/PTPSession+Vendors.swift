@@ -1,3 +1,4 @@
+import Logging
 import WireFormat
 
 /// The vendor operations capture drivers need, one call each: the operation, its parameters, its data phase
@@ -102,11 +103,28 @@ extension PTPSession {
         _ = try await dataIn(OperationCode.Sony.sdioConnect, phase.parameters)
     }
 
-    /// Sony GetSDIOExtDeviceInfo (0x9202) offering `version`.
+    /// Most GetSDIOExtDeviceInfo requests while the camera answers with an empty data phase (libgphoto2 `library.c`
+    /// `fixup_cached_deviceinfo`: "tries = 20").
+    public static let sonyExtDeviceInfoAttempts = 20
+
+    /// Sony GetSDIOExtDeviceInfo (0x9202) offering `version`, with the parameters libgphoto2 sends (`ptp.c`
+    /// `ptp_sony_get_vendorpropcodes`: the version, then 1), asked again while the answer is empty (up to
+    /// ``sonyExtDeviceInfoAttempts`` times, as libgphoto2 does). A camera that refuses the two parameters is asked
+    /// with the version alone, as Rocc asked a real DSC-RX100M7 (`Fixtures/traces/sony-rx100m7-ptpip-sdio`) and
+    /// older libgphoto2 an ILCE-6000 and a ZV-E10 (0xC8 alone, gphoto2 issues 93 and 477).
     public func sonyGetExtDeviceInfo(version: SonyProtocolVersion = .v300) async throws -> SonyExtDeviceInfo {
-        try SonyExtDeviceInfo(
-            ptpEncoded: try await dataIn(OperationCode.Sony.getSDIOExtDeviceInfo, [version.rawValue]),
-            quirks: configuration.quirks)
+        var parameters = [version.rawValue, 1]
+        var bytes: [UInt8] = []
+        for _ in 0..<Self.sonyExtDeviceInfoAttempts where bytes.isEmpty {
+            do {
+                bytes = try await dataIn(OperationCode.Sony.getSDIOExtDeviceInfo, parameters)
+            } catch let error as PTPError where error.code == .deviceResponse && parameters.count == 2 {
+                logger.debug("GetSDIOExtDeviceInfo with (version, 1) refused (\(error)); asking with the version alone")
+                parameters = [version.rawValue]
+                bytes = try await dataIn(OperationCode.Sony.getSDIOExtDeviceInfo, parameters)
+            }
+        }
+        return try SonyExtDeviceInfo(ptpEncoded: bytes, quirks: configuration.quirks)
     }
 
     /// The whole Sony handshake (``SonySDIOPhase/sequence(version:)``): phases 1 and 2, GetSDIOExtDeviceInfo,
@@ -147,6 +165,13 @@ extension PTPSession {
         _ = try await execute(
             OperationCode.Sony.setControlDeviceA, parameters: [UInt32(property.rawValue)], dataOut: value.ptpEncoded,
             expectDataIn: false)
+    }
+
+    /// Sony PriorityMode (0xD25A) = INT8 1, "application": the host, not the body's dials, decides the settings.
+    /// libgphoto2 sets it with SetControlDeviceA right after SDIOConnect phase 3 and only logs a refusal
+    /// (`library.c` `fixup_cached_deviceinfo`); a real ILCE-7SM3 answered OK (libgphoto2's `sony-a7sm3.txt`).
+    public func sonySetPriorityToHost() async throws {
+        try await sonySetControlDeviceA(SonyControl.priorityModeProperty, .int8(SonyControl.priorityApplication))
     }
 
     /// Sony SetControlDeviceB (0x9207): operates a control such as a shutter button (parameter: its code; data:

@@ -27,6 +27,18 @@ public enum SonyControl {
     /// The value that releases a button, sent as UINT16.
     public static let released: UInt16 = 1
 
+    /// PriorityMode, 0xD25A (INT8; libgphoto2 `ptp.h` `PTP_DPC_SONY_PriorityMode`), set through SetControlDeviceA.
+    public static let priorityModeProperty = DevicePropertyCode(rawValue: 0xD25A)
+    /// PriorityMode value "application" (the host): 1.
+    public static let priorityApplication: Int8 = 1
+    /// FocusMode (0x500A) value Manual, for which libgphoto2 does not hold the shutter for focus: 1.
+    public static let manualFocus: UInt16 = 1
+    /// FocusFound (0xD213) values that end the hold of the shutter: 2 focused, 3 (RX0) as libgphoto2 reads it.
+    public static let focusFoundValues: Set<UInt8> = [2, 3]
+    /// The longest hold of S1 and S2 while the body focuses (libgphoto2 `camera_sony_capture`: "hold it for at most
+    /// 1 second").
+    public static let focusHold = Duration.seconds(1)
+
     /// The pending-objects property, 0xD215 (UINT16).
     public static let pendingObjectsProperty = DevicePropertyCode.Sony.objectInMemory
     /// ObjectInMemory's threshold: values above 0x8000 mean shots wait in the buffer.

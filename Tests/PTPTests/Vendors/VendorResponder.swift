@@ -147,7 +147,8 @@ actor VendorResponder: PTPResponder {
             }
             return .data(Array(repeating: 0, count: 8))
         case OperationCode.Sony.getSDIOExtDeviceInfo:
-            return p == [0x12C] || p == [0xC8] ? .data(sonyExtDeviceInfo) : PTPResponderReply(.invalidParameter)
+            return [[0x12C, 1], [0x12C], [0xC8, 1], [0xC8]].contains(p)
+                ? .data(sonyExtDeviceInfo) : PTPResponderReply(.invalidParameter)
         case OperationCode.Sony.setControlDeviceB:
             guard let control = p.first, let dataOut, let value = try? PTPValue(ptpEncoded: dataOut, type: .uint16),
                 case .uint16(let raw) = value

@@ -200,7 +200,7 @@ import WireFormat
         let info = try await session.sonyConnect()
         #expect(info.version == 0x12C && info.controls?.contains(SonyControl.fullPress) == true)
         let handshake = await stack.responder.requests.dropFirst().map { [UInt32($0.code.rawValue)] + $0.parameters }
-        #expect(handshake == [[0x9201, 1, 0, 0], [0x9201, 2, 0, 0], [0x9202, 0x12C], [0x9201, 3, 0, 0]])
+        #expect(handshake == [[0x9201, 1, 0, 0], [0x9201, 2, 0, 0], [0x9202, 0x12C, 1], [0x9201, 3, 0, 0]])
 
         var sequence = SonyCaptureSequence(configuration: .init(pollInterval: .milliseconds(1)))
         var step = sequence.firstStep
