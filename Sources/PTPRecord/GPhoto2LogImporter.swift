@@ -662,20 +662,26 @@ public enum GPhoto2LogImporter {
             conversation.transactions.append(transaction)
         }
 
-        /// A transaction whose response the log does not hold: kept (OK standing in) when its data phase is cut,
-        /// since that is all the log can say of it; dropped otherwise.
+        /// A transaction whose response the log does not hold: kept when it has a data phase (OK standing in for
+        /// the response, marked: ``PTPConversation/DataPhaseCut/responseInSource`` false), since the data is what
+        /// the camera said; dropped otherwise.
         private mutating func closeWithoutResponse(reason: String) {
             guard let current = open else { return }
             open = nil
-            if var cut = current.transaction.cut {
+            var transaction = current.transaction
+            let data = transaction.dataIn ?? transaction.dataOut
+            if var cut = transaction.cut ?? data.map({
+                PTPConversation.DataPhaseCut(
+                    direction: transaction.dataIn != nil ? .in : .out, heldByteCount: $0.count,
+                    announcedByteCount: $0.count, responseInSource: false, reason: "the response is not in the log")
+            }) {
                 cut.responseInSource = false
-                var transaction = current.transaction
                 transaction.cut = cut
                 append(transaction)
                 diagnostics.append(
                     Diagnostic(
                         line: current.line, kind: .cutDump,
-                        "no response to \(transaction.request) in the log (\(reason)); kept with its cut data, OK standing in"))
+                        "no response to \(transaction.request) in the log (\(reason)); kept with its data, OK standing in"))
             } else {
                 diagnostics.append(
                     Diagnostic(

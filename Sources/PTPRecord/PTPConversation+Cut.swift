@@ -2,7 +2,8 @@ import PTP
 
 extension PTPConversation {
     /// A data phase the source held only in part: a debug log whose dump was cut (`#GAP` lines, the first 1 MiB of
-    /// a larger transfer, a damaged dump line, a missing continuation read, the author's ellipsis).
+    /// a larger transfer, a damaged dump line, a missing continuation read, the author's ellipsis); or a whole data
+    /// phase whose response the source lost (``onlyTheResponseIsMissing``).
     ///
     /// The transaction keeps the bytes the source holds (``PTPConversation/Transaction/dataIn`` or
     /// ``PTPConversation/Transaction/dataOut``), never filler; this says how many the camera announced. When the
@@ -42,9 +43,14 @@ extension PTPConversation {
             self.reason = reason
         }
 
-        /// E.g. `data phase cut: 512 of 4096 bytes`.
+        /// Whether the data phase is whole and only the response is missing from the source.
+        public var onlyTheResponseIsMissing: Bool { announcedByteCount == heldByteCount && !responseInSource }
+
+        /// E.g. `data phase cut: 512 of 4096 bytes`, `response not in source`.
         public var description: String {
-            "data phase cut: \(heldByteCount) of \(announcedByteCount.map(String.init) ?? "?") bytes"
+            if onlyTheResponseIsMissing { return "response not in source" }
+            return "data phase cut: \(heldByteCount) of \(announcedByteCount.map(String.init) ?? "?") bytes"
+                + (responseInSource ? "" : ", response not in source")
         }
 
         /// The comment's fixed start.

@@ -231,6 +231,10 @@ public actor ReplayResponder: PTPResponder {
     // MARK: Cut data phases
 
     private func noteCut(_ cut: PTPConversation.DataPhaseCut, _ index: Int, _ request: PTPRequest) {
+        if cut.onlyTheResponseIsMissing {
+            logger.info("replay: \(request.code)'s response is not in the source; OK stands in")
+            return
+        }
         answeredWithCutData += 1
         cutTransactionsAnswered.append(index)
         let total = cut.announcedByteCount.map { "of \($0) " } ?? ""

@@ -81,6 +81,8 @@ public enum RealCameraConformance {
         public var maker: String
         /// Each stage's outcome.
         public var outcomes: [Stage: Outcome]
+        /// What the recording holds: its operations in order of first use, with counts and cut marks.
+        public var holds: String = ""
 
         /// Whether every stage the source holds passes.
         public var allHeldStagesPass: Bool { outcomes.values.allSatisfy { $0.rank != 0 } }
@@ -91,7 +93,21 @@ public enum RealCameraConformance {
     /// Checks the recording at `path`.
     public static func check(path: String, recording: String) async -> Row {
         do {
-            return await check(try PTPConversation.load(path: path), recording: recording)
+            let conversation = try PTPConversation.load(path: path)
+            var row = await check(conversation, recording: recording)
+            if row.camera == "?" {
+                // A recording whose DeviceInfo the source cut names the camera in its section header.
+                var reader = try CaptureFileReader(path: path)
+                _ = try reader.next()
+                if let named = reader.sectionComments.first(where: {
+                    $0.hasPrefix("camera: ") && !$0.contains("(not yet known)")
+                }) {
+                    row.camera = String(named.dropFirst("camera: ".count)).trimmingSpaces
+                    row.maker = maker(row.camera)
+                    row.holds = holdings(conversation, vendor: vendor(ofMaker: row.maker))
+                }
+            }
+            return row
         } catch {
             var outcomes = Dictionary(uniqueKeysWithValues: Stage.allCases.map { ($0, Outcome.absent) })
             outcomes[.connect] = .fail("the recording does not load: \(error)")
@@ -102,16 +118,47 @@ public enum RealCameraConformance {
     /// Checks `conversation`.
     public static func check(_ conversation: PTPConversation, recording: String) async -> Row {
         let logger = Logger(label: "rawcap.conformance", factory: { _ in SwiftLogNoOpLogHandler() })
-        let camera = ReplayCamera(conversation: conversation, mode: .lenient, logger: logger)
+        let replay = ReplayCamera(conversation: conversation, mode: .lenient, logger: logger)
         let session = PTPSession(
-            transport: camera.transport(logger: logger), configuration: .init(timeout: .seconds(10)), logger: logger)
-        var run = Run(conversation: conversation, responder: camera.responder, session: session, logger: logger)
+            transport: replay.transport(logger: logger), configuration: .init(timeout: .seconds(10)), logger: logger)
+        var run = Run(conversation: conversation, responder: replay.responder, session: session, logger: logger)
         await run.all()
-        await camera.stop()
+        await replay.stop()
         let info = run.deviceInfo
+        let camera = info?.model ?? conversation.cameraModel ?? "?"
+        let maker = info.map { Self.maker($0.manufacturer) } ?? (camera == "?" ? "?" : Self.maker(camera))
         return Row(
-            recording: recording, camera: info?.model ?? conversation.cameraModel ?? "?",
-            maker: info.map { Self.maker($0.manufacturer) } ?? "?", outcomes: run.outcomes)
+            recording: recording, camera: camera, maker: maker, outcomes: run.outcomes,
+            holds: holdings(conversation, vendor: info?.cameraVendor ?? vendor(ofMaker: maker)))
+    }
+
+    static func vendor(ofMaker maker: String) -> VendorExtensionID? {
+        [
+            "Nikon": VendorExtensionID.nikon, "Canon": .canon, "Sony": .sony, "Fujifilm": .fujifilm,
+            "Panasonic": .panasonic, "Samsung": .samsung, "Pentax": .pentax,
+        ][maker]
+    }
+
+    /// `OpenSession, GetDeviceInfo (cut), GetEvent ×2`: the operations a recording holds.
+    static func holdings(_ conversation: PTPConversation, vendor: VendorExtensionID?) -> String {
+        var order: [OperationCode] = []
+        var counts: [OperationCode: Int] = [:]
+        var cut: Set<OperationCode> = []
+        for transaction in conversation.transactions {
+            let code = transaction.request.code
+            if counts[code] == nil { order.append(code) }
+            counts[code, default: 0] += 1
+            if let mark = transaction.cut, !mark.onlyTheResponseIsMissing { cut.insert(code) }
+        }
+        var items = order.map { code -> String in
+            var text = code.description(vendor: vendor)
+            if let count = counts[code], count > 1 { text += " ×\(count)" }
+            if cut.contains(code) { text += " (cut)" }
+            return text
+        }
+        if !conversation.events.isEmpty { items.append("\(conversation.events.count) event\(conversation.events.count == 1 ? "" : "s")") }
+        if items.count > 8 { items = Array(items.prefix(8)) + ["…"] }
+        return items.joined(separator: ", ")
     }
 
     /// A short maker name from DeviceInfo's manufacturer (`Nikon Corporation` → `Nikon`).
@@ -385,13 +432,14 @@ public enum RealCameraConformance {
     /// The Markdown table: one row per recording, in the order given.
     public static func table(_ rows: [Row]) -> String {
         var lines = [
-            "| recording | camera | maker | " + Stage.allCases.map(\.rawValue).joined(separator: " | ") + " |",
-            "|---|---|---|" + Stage.allCases.map { _ in "---|" }.joined(),
+            "| recording | camera | maker | source holds | " + Stage.allCases.map(\.rawValue).joined(separator: " | ")
+                + " |",
+            "|---|---|---|---|" + Stage.allCases.map { _ in "---|" }.joined(),
         ]
         for row in rows {
             lines.append(
                 "| \(row.recording.replacingPipes) | \(row.camera.replacingPipes) | \(row.maker.replacingPipes) | "
-                    + Stage.allCases.map { (row.outcomes[$0] ?? .absent).description.replacingPipes }.joined(
+                    + "\(row.holds.replacingPipes) | " + Stage.allCases.map { (row.outcomes[$0] ?? .absent).description.replacingPipes }.joined(
                         separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"
@@ -406,17 +454,17 @@ public enum RealCameraConformance {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast().map {
                 String($0).trimmingSpaces
             }
-            guard cells.count == 3 + Stage.allCases.count else { continue }
+            guard cells.count == 4 + Stage.allCases.count else { continue }
             let recording = cells[0]
             guard let row = current[recording] else {
                 found.append("\(recording): in the committed table, not in the corpus")
                 continue
             }
             for (index, stage) in Stage.allCases.enumerated() {
-                let old = Outcome.rank(ofCell: cells[3 + index])
+                let old = Outcome.rank(ofCell: cells[4 + index])
                 let now = row.outcomes[stage] ?? .absent
                 if old >= 2, now.rank < old {
-                    found.append("\(recording) \(stage.rawValue): was \(cells[3 + index]), now \(now)")
+                    found.append("\(recording) \(stage.rawValue): was \(cells[4 + index]), now \(now)")
                 }
             }
         }
@@ -434,7 +482,7 @@ extension String {
         return result
     }
 
-    fileprivate var trimmingSpaces: String {
+    var trimmingSpaces: String {
         String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

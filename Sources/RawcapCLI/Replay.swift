@@ -50,6 +50,9 @@ extension RawcapCommand.Replay {
         @Option(name: [.short, .customLong("output")], help: "The recording to write (never replaced).")
         var output: String
 
+        @Option(help: "The camera's model, for a recording whose DeviceInfo the log does not hold whole.")
+        var camera: String?
+
         @Flag(help: "Print one JSON object with the summary and the problems found.")
         var json = false
 
@@ -101,7 +104,8 @@ extension RawcapCommand.Replay {
                     "\(logs.joined(separator: ", ")): no PTP transaction in the log (\(result.dumpCount) hex dumps; "
                         + "a log written with --debug-loglevel=debug has none)")
             }
-            let sources = logs.map { "source: \(Self.baseName($0))" }
+            var sources = logs.map { "source: \(Self.baseName($0))" }
+            if let camera, conversation.cameraModel == nil { sources.append("camera: \(camera)") }
             let bytes = conversation.pcapngEncoded(
                 application: "rawcap \(RawcapVersion.current) replay import",
                 comments: ["imported from a libgphoto2 debug log (\(result.format.rawValue) format)"] + sources)
@@ -188,7 +192,7 @@ extension RawcapCommand.Replay {
             libgphoto2 = result.libgphoto2Version
             transactions = result.conversation.transactions.count
             events = result.conversation.events.count
-            cutDataPhases = result.conversation.cutTransactions.count
+            cutDataPhases = result.conversation.cutTransactions.filter { $0.cut?.onlyTheResponseIsMissing == false }.count
             damagedLines = result.damagedLineCount
             problems = result.diagnostics.map {
                 let (file, line) = place($0.line)
