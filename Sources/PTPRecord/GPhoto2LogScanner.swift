@@ -283,7 +283,8 @@ struct GPhoto2LogScanner {
     static func timestamp(_ line: [UInt8]) -> (UInt64, ArraySlice<UInt8>)? {
         var index = 0
         var seconds: UInt64 = 0
-        while index < line.count, let digit = decimal(line[index]), index < 12 {
+        // At most 10 digits of seconds, so that the nanoseconds fit in 64 bits.
+        while index < line.count, let digit = decimal(line[index]), index < 10 {
             seconds = seconds * 10 + UInt64(digit)
             index += 1
         }

@@ -86,6 +86,8 @@ public enum RealCameraConformance {
 
         /// Whether every stage the source holds passes.
         public var allHeldStagesPass: Bool { outcomes.values.allSatisfy { $0.rank != 0 } }
+        /// Whether the source holds any stage.
+        public var holdsAStage: Bool { outcomes.values.contains { $0 != .absent } }
     }
 
     // MARK: Running
@@ -307,7 +309,7 @@ public enum RealCameraConformance {
                     } else if error is CameraControlError {
                         refused += 1
                     } else {
-                        failed.append(definition.name)
+                        failed.append(failed.isEmpty ? "\(definition.name) (\(Self.oneLine(error)))" : definition.name)
                     }
                 }
             }

@@ -248,10 +248,7 @@ extension RawcapCommand.Replay {
                 regressions = RealCameraConformance.regressions(committed: committed, rows: rows)
             }
             for regression in regressions { StandardError.print("regression: \(regression)") }
-            let makers = Set(rows.map(\.maker).filter { $0 != "?" })
-            StandardError.print(
-                "\(rows.count) recordings, \(makers.count) makers; \(rows.filter(\.allHeldStagesPass).count) with every stage the source holds passing; \(regressions.count) regressions"
-            )
+            StandardError.print("\(RealCameraDocument.summary(rows)) \(regressions.count) regressions.")
             guard regressions.isEmpty else { throw ExitCode.failure }
             if let write {
                 let document = RealCameraDocument.render(table: table, rows: rows)
@@ -292,9 +289,24 @@ extension RawcapCommand.Replay {
 
 /// `docs/real-cameras.md`: the conformance table and how to read and regenerate it.
 enum RealCameraDocument {
-    static func render(table: String, rows: [RealCameraConformance.Row]) -> String {
+    /// The summary line: recordings, bodies, makers, and how many hold a stage and pass it.
+    static func summary(_ rows: [RealCameraConformance.Row]) -> String {
         let makers = Set(rows.map(\.maker).filter { $0 != "?" }).sorted()
-        let passing = rows.filter(\.allHeldStagesPass).count
+        let bodies = Set(rows.map(\.camera).filter { $0 != "?" })
+        let holding = rows.filter(\.holdsAStage)
+        let holdingBodies = Set(holding.map(\.camera))
+        let infoBodies = Set(rows.filter { if case .pass = $0.outcomes[.info] { true } else { false } }.map(\.camera))
+        let infoMakers = Set(rows.filter { if case .pass = $0.outcomes[.info] { true } else { false } }.map(\.maker))
+        let failing = holding.filter { !$0.allHeldStagesPass }
+        var text = "\(rows.count) recordings of \(bodies.count) bodies from \(makers.count) makers "
+        text += "(\(makers.joined(separator: ", "))). \(holdingBodies.count) bodies (\(holding.count) recordings) hold at "
+        text += "least one stage, \(infoBodies.count) bodies from \(infoMakers.count) makers a whole DeviceInfo; "
+        text += "\(holding.count - failing.count) of those \(holding.count) recordings pass every stage they hold"
+        if !failing.isEmpty { text += "; FAIL: \(failing.map(\.recording).joined(separator: ", "))" }
+        return text + "."
+    }
+
+    static func render(table: String, rows: [RealCameraConformance.Row]) -> String {
         return """
             # Real cameras: how far rawcap gets
 
@@ -315,8 +327,7 @@ enum RealCameraDocument {
             capture announce an object; **download** the object arrives (full, cut in source, or — when the \
             source does not hold it).
 
-            \(rows.count) recordings, \(makers.count) makers (\(makers.joined(separator: ", "))); \(passing) with \
-            every stage the source holds passing.
+            \(summary(rows))
 
             \(table)
             """

@@ -134,6 +134,28 @@ import Testing
         #expect(result.format == .unknown)
     }
 
+    /// A log is untrusted input: absurd timestamps, sizes and lengths are diagnostics, never a trap.
+    @Test func absurdNumbersDoNotTrap() {
+        let text = [
+            "99999999999999999999.999999999999 gp_port_read (3): Read 5 = 0x5 out of 5 bytes from port: (hexdump of 999999999999999999999 bytes)",
+            "0000  ff ff ff ff 02 00 01 10-01 00 00 00 00 00 00 00  ................",
+            "1.0 gp_port_read (3): Read 5 = 0x5 out of 5 bytes from port: (hexdump of the first 99 of 3 bytes)",
+            "0000  0c 00 00                                         ...",
+            "2.0 gp_port_write (3): Wrote 40 = 0x28 bytes to port: (hexdump of 40 bytes)",
+            "0000  28 00 00 00 01 00 01 10-01 00 00 00 01 00 00 00  (...............",
+            "0010  02 00 00 00 03 00 00 00-04 00 00 00 05 00 00 00  ................",
+            "0020  06 00 00 00 07 00 00 00                          ........",
+            "3.0 gp_port_check_int (3): Read 8 = 0x8 out of 24 bytes from interrupt endpoint: (hexdump of 8 bytes)",
+            "0000  ff ff 00 00 04 00 02 40                          .......@",
+        ].joined(separator: "\n")
+        let result = GPhoto2LogImporter.importLog(text)
+        // The first dump's header is unreadable, so its lines read as a dump without header (libgphoto2 2.4's
+        // layout): a GetDeviceInfo container announcing 0xFFFFFFFF bytes, kept as the 4 bytes it holds, marked.
+        #expect(result.conversation.transactions.map(\.request.code) == [.getDeviceInfo])
+        #expect(result.conversation.transactions.allSatisfy { $0.cut?.responseInSource == false })
+        #expect(result.diagnostics.count >= 3)
+    }
+
     // MARK: Damaged lines
 
     /// Each kind of damage: reported with its line number, never repaired; the transaction becomes cut.
