@@ -22,10 +22,8 @@ import Testing
         }
         let committed = try String(
             contentsOf: Self.root.appendingPathComponent("docs/real-cameras.md"), encoding: .utf8)
+        // Only a regression fails: a change that gets further leaves the page to `make real-cameras` to rewrite.
         #expect(RealCameraConformance.regressions(committed: committed, rows: rows) == [])
-        // The committed page is the one the runner writes (run `make real-cameras` after a change that improves it).
-        let table = RealCameraConformance.table(rows)
-        #expect(committed == RealCameraDocument.render(table: table, rows: rows), "regenerate with make real-cameras")
     }
 
     @Test func aRegressionIsFound() {
