@@ -30,7 +30,8 @@ FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
 	-Xswiftc -use-ld=lld --disable-dead-strip
 
-.PHONY: all deps build release test smoke demo bench bench-peers fault-matrix soak fuzz fuzz-seeds fmt lint install clean record-golden
+.PHONY: all deps build release test smoke demo bench bench-peers fault-matrix soak fuzz fuzz-seeds fmt lint install clean record-golden \
+	real-cameras
 
 all: build
 
@@ -70,6 +71,13 @@ smoke:
 	$(SWIFT) build --product rawcap
 	$(SWIFT) build -c release --product rawcap
 	Tests/Smoke/release-smoke.sh .build/release/rawcap .build/debug/rawcap
+
+## real-cameras: replay every real camera's recorded session (Fixtures/traces, imported debug logs in real/) through
+## the production drivers, in memory; print the conformance table, write it to docs/real-cameras.md, and fail when a
+## stage does worse than the committed table (RawcapCLITests/RealCameraConformanceTests runs the same check).
+real-cameras:
+	$(SWIFT) build --product rawcap
+	./.build/debug/rawcap replay check --against docs/real-cameras.md --write docs/real-cameras.md Fixtures/traces
 
 ## demo: shoot three RAW+JPEG frames (lossless DNG) from the emulated camera into captures/ and list them.
 demo: deps

@@ -238,10 +238,18 @@ public struct CaptureFileReader {
                 throw PcapError(.malformed, at: blockOffset, "captured length \(capturedLength) exceeds the block")
             }
             let data = Array(try body.readBytes(count: capturedLength))
+            var comments: [String] = []
+            if type == PcapngEncoder.enhancedPacketType {
+                try body.skip(min(body.remainingCount, PcapngEncoder.padding(capturedLength)))
+                // Options of other tools' packets are optional extras: a malformed one costs only the comments.
+                for (code, value) in (try? Self.options(&body)) ?? [] where code == PcapngEncoder.Option.comment {
+                    comments.append(Self.text(value))
+                }
+            }
             return CapturedPacket(
                 interfaceIndex: index, linkType: interfaces[index].linkType, byteOrder: body.byteOrder,
                 timestampNanoseconds: Self.nanoseconds(high << 32 | low, interfaces[index]), data: data,
-                originalLength: originalLength, blockOffset: blockOffset)
+                originalLength: originalLength, blockOffset: blockOffset, comments: comments)
         case PcapngEncoder.simplePacketType:
             guard let interface = interfaces.first else {
                 throw PcapError(.malformed, at: blockOffset, "simple packet before any interface")

@@ -17,12 +17,16 @@ public struct CapturedPacket: Sendable, Hashable {
     public var originalLength: UInt32
     /// The byte offset of the packet's block (pcapng) or record (pcap) in the file, for error messages.
     public var blockOffset: UInt64
+    /// The packet's opt_comment options (pcapng Enhanced Packet Blocks); rawcap marks data phases a source held
+    /// only in part this way (``PTPConversation/DataPhaseCut``).
+    public var comments: [String] = []
 
     /// Creates a packet.
     public init(
         interfaceIndex: Int, linkType: LinkType, byteOrder: ByteOrder, timestampNanoseconds: UInt64, data: [UInt8],
-        originalLength: UInt32, blockOffset: UInt64
+        originalLength: UInt32, blockOffset: UInt64, comments: [String] = []
     ) {
+        self.comments = comments
         self.interfaceIndex = interfaceIndex
         self.linkType = linkType
         self.byteOrder = byteOrder

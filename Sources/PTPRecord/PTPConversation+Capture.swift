@@ -11,7 +11,11 @@ extension PTPConversation {
         var reader = try CaptureFileReader(source: source)
         var usb = USBCaptureDecoder()
         var ptpip = PTPIPCaptureDecoder()
+        var cutComments: [String] = []
         while let packet = try reader.next() {
+            if cutComments.count < CaptureLimits.maxTransactionCount {
+                cutComments += packet.comments.filter { $0.hasPrefix(DataPhaseCut.commentPrefix) }
+            }
             if packet.linkType.isUSB {
                 try usb.add(packet)
             } else {
@@ -33,6 +37,7 @@ extension PTPConversation {
             if ptpip.sawPTPIP { what += "; PTP/IP connections without an Operation Request" }
             throw RecordError(.noPTPTraffic, what)
         }
+        applyCutComments(cutComments)
     }
 
     /// Loads the conversation in the capture file at `path`.

@@ -28,11 +28,14 @@ public struct PTPConversation: Sendable, Hashable {
         public var requestTimestampNanoseconds: UInt64
         /// When the response was captured.
         public var responseTimestampNanoseconds: UInt64
+        /// Set when the source held only part of a data phase (a debug log cut short): see ``DataPhaseCut``.
+        public var cut: DataPhaseCut?
 
         /// Creates a transaction.
         public init(
             request: PTPRequest, dataOut: [UInt8]? = nil, dataIn: [UInt8]? = nil, response: PTPResponse,
-            requestTimestampNanoseconds: UInt64 = 0, responseTimestampNanoseconds: UInt64 = 0
+            requestTimestampNanoseconds: UInt64 = 0, responseTimestampNanoseconds: UInt64 = 0,
+            cut: DataPhaseCut? = nil
         ) {
             self.request = request
             self.dataOut = dataOut
@@ -40,6 +43,7 @@ public struct PTPConversation: Sendable, Hashable {
             self.response = response
             self.requestTimestampNanoseconds = requestTimestampNanoseconds
             self.responseTimestampNanoseconds = responseTimestampNanoseconds
+            self.cut = cut
         }
 
         /// E.g. `GetObject(0x00000101) tid 5 → OK() with 3000 bytes in`.
@@ -49,6 +53,7 @@ public struct PTPConversation: Sendable, Hashable {
             text +=
                 " → \(response.code)(\(response.parameters.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")))"
             if let dataIn { text += " with \(dataIn.count) bytes in" }
+            if let cut { text += " (\(cut))" }
             return text
         }
     }

@@ -71,9 +71,11 @@ public enum PcapngEncoder {
     }
 
     /// An Enhanced Packet Block with a timestamp in units of the interface's resolution (nanoseconds for
-    /// rawcap's interfaces, which set if_tsresol 9).
-    public static func enhancedPacket(interfaceID: UInt32, timestamp: UInt64, packet: [UInt8]) -> [UInt8] {
-        block(type: enhancedPacketType, options: []) { writer in
+    /// rawcap's interfaces, which set if_tsresol 9), and `options` (e.g. an opt_comment).
+    public static func enhancedPacket(
+        interfaceID: UInt32, timestamp: UInt64, packet: [UInt8], options: [Option] = []
+    ) -> [UInt8] {
+        block(type: enhancedPacketType, options: options) { writer in
             writer.write(interfaceID)
             writer.write(UInt32(truncatingIfNeeded: timestamp >> 32))
             writer.write(UInt32(truncatingIfNeeded: timestamp))

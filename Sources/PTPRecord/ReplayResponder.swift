@@ -25,6 +25,16 @@ import PTP
 ///
 /// In both modes the recorded events follow the transaction they followed in the recording; events recorded
 /// before any transaction are sent at once.
+///
+/// ## Data phases the source cut
+///
+/// A transaction whose data phase the source held only in part (``PTPConversation/DataPhaseCut``, from a debug log
+/// that cut a dump) is answered with **the bytes the recording holds and the recorded response** (OK where the
+/// source lost it), never with filler: the host sees a short data phase, as from a camera that stopped early, and
+/// usually fails to decode it. The replay says so instead of pretending: each such answer logs a warning
+/// (`replay: the recording holds only 512 of 4096 bytes of GetObject's data (cut in the source)`) and counts in
+/// ``answeredWithCutData``, and ``cutTransactionsAnswered`` names them, so a caller (the conformance table) reports
+/// "cut in source" rather than a failure of the host.
 public actor ReplayResponder: PTPResponder {
     /// How closely requests must follow the recording.
     public enum Mode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -65,6 +75,10 @@ public actor ReplayResponder: PTPResponder {
     public private(set) var answeredWithFallback = 0
     /// Requests answered by repeating a used-up reply (lenient mode).
     public private(set) var answeredByRepeating = 0
+    /// Requests answered with a data phase the source held only in part (see "Data phases the source cut").
+    public private(set) var answeredWithCutData = 0
+    /// The transactions of ``answeredWithCutData``, by index in the conversation, in the order answered.
+    public private(set) var cutTransactionsAnswered: [Int] = []
 
     private let logger: Logger
     private let eventContinuation: AsyncStream<PTPEvent>.Continuation
@@ -229,6 +243,7 @@ public actor ReplayResponder: PTPResponder {
     private func reply(_ index: Int) -> PTPResponderReply {
         answeredFromRecording += 1
         let transaction = conversation.transactions[index]
+        if let cut = transaction.cut { noteCut(cut, index, transaction.request) }
         for (eventIndex, event) in conversation.events.enumerated()
         where event.afterTransaction == index && !eventsSent.contains(eventIndex) {
             eventsSent.insert(eventIndex)
@@ -237,5 +252,21 @@ public actor ReplayResponder: PTPResponder {
         return PTPResponderReply(
             transaction.response.code, parameters: transaction.response.parameters,
             dataIn: transaction.dataIn.map(PTPBytesSource.init))
+    }
+
+    // MARK: Cut data phases
+
+    private func noteCut(_ cut: PTPConversation.DataPhaseCut, _ index: Int, _ request: PTPRequest) {
+        if cut.onlyTheResponseIsMissing {
+            logger.info("replay: \(request.code)'s response is not in the source; OK stands in")
+            return
+        }
+        answeredWithCutData += 1
+        cutTransactionsAnswered.append(index)
+        let total = cut.announcedByteCount.map { "of \($0) " } ?? ""
+        let response = cut.responseInSource ? "" : "; the response is not in the source either, OK stands in"
+        logger.warning(
+            "replay: the recording holds only \(cut.heldByteCount) \(total)bytes of \(request.code)'s \(cut.direction == .in ? "" : "host ")data (cut in the source\(response))"
+        )
     }
 }

@@ -17,7 +17,8 @@ public struct RawcapCommand: AsyncParsableCommand {
             """,
         version: RawcapVersion.current,
         subcommands: [
-            Info.self, List.self, Config.self, Sim.self, Convert.self, Inspect.self, Shoot.self, Pull.self, Ls.self,
+            Info.self, List.self, Config.self, Sim.self, Replay.self, Convert.self, Inspect.self, Shoot.self, Pull.self,
+            Ls.self,
         ]
     )
 
