@@ -159,3 +159,24 @@ import Testing
         #expect(descriptor.form == .enumeration([.uint8(100), .uint8(75), .uint8(50), .uint8(25), .uint8(0)]))
     }
 }
+
+/// The same session as a pcapng recording, through the built binary: `rawcap shoot --camera replay:FILE --format
+/// jpeg` completes and writes the camera's JPEG byte for byte.
+@Suite(.serialized) struct RealNikonReplayCommandTests {
+    @Test func shootFromAReplayOfTheD5500WritesItsJPEG() async throws {
+        let binary = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let folder = try TemporaryDirectory("d5500-cli")
+        let recording = folder.file("d5500.pcapng").path
+        try Data(NikonD5500Session.conversation().pcapngEncoded(application: "rawcap tests")).write(
+            to: URL(fileURLWithPath: recording))
+        let output = folder.file("captures").path
+        let result = try await Subprocess.runDetached(
+            binary, ["shoot", "--camera", "replay:\(recording)", "--format", "jpeg", "-o", output, "--json"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0.hasSuffix(".jpg") }
+        #expect(files.count == 1, "\(files)")
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output + "/" + (files.first ?? ""))))
+        #expect(written == NikonD5500Session.jpeg)
+        #expect(result.errorOutput.contains("CompressionSetting"), "the quality it goes on without is said")
+    }
+}
