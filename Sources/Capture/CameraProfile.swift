@@ -146,15 +146,28 @@ public struct CameraProfile: Sendable {
             // body keeps its setting, and a run that asks for a depth says it is not offered.
             return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: nil)
         }
+        return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: bitDepthInBits(descriptor))
+    }
+
+    /// The description of ``rawBitDepthProperty`` with its values read as bit counts (through
+    /// ``rawBitDepthValues`` when the property holds codes), as CameraControl's `RawFormatCatalog` takes it.
+    public func bitDepthInBits(_ descriptor: DevicePropDesc) -> DevicePropDesc {
+        guard !rawBitDepthValues.isEmpty else { return descriptor }
         func bits(_ value: PTPValue) -> PTPValue? {
             rawBitDepthValues.first { $0.value == value }.map { .uint8(UInt8(clamping: $0.bits)) }
         }
         var form = DevicePropDesc.Form.none
-        if case .enumeration(let values) = descriptor.form { form = .enumeration(values.compactMap(bits)) }
+        if case .enumeration(let values) = descriptor.form {
+            form = .enumeration(values.compactMap(bits))
+        } else if case .range(let minimum, let maximum, _) = descriptor.form,
+            let low = minimum.integerValue, let high = maximum.integerValue, low <= high, high - low < 64
+        {
+            // A real D850 describes RawBitMode as a range 0…1, not an enumeration.
+            form = .enumeration((low...high).compactMap { try? PTPValue($0, as: descriptor.dataType) }.compactMap(bits))
+        }
         let current = bits(descriptor.currentValue) ?? .uint8(0)
-        let translated = DevicePropDesc(
-            propertyCode: code, dataType: .uint8, getSet: descriptor.getSet, factoryDefaultValue: current,
-            currentValue: current, form: form)
-        return RawFormatCatalog(deviceInfo: control.deviceInfo, bitDepth: translated)
+        return DevicePropDesc(
+            propertyCode: descriptor.propertyCode, dataType: .uint8, getSet: descriptor.getSet,
+            factoryDefaultValue: current, currentValue: current, form: form)
     }
 }

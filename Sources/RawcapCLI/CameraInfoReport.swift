@@ -286,7 +286,7 @@ extension CameraInfoReport {
                 Property(code: hex($0.rawValue), name: $0.description(vendor: vendor), error: "not readable")
             }
         }
-        report.addRawFormats(info, descriptors: descriptors)
+        report.addRawFormats(info, descriptors: descriptors, profile: CameraProfile.select(for: identity))
         // The report is complete; a camera that objects to closing does not spoil it.
         try? await session.endSession()
         return report
@@ -327,7 +327,7 @@ extension CameraInfoReport {
         captureFormats = codes(info.captureFormats.map(\.rawValue)) { ObjectFormatCode($0).description(vendor: vendor) }
         imageFormats = codes(info.imageFormats.map(\.rawValue)) { ObjectFormatCode($0).description(vendor: vendor) }
         notes = []
-        addRawFormats(info, descriptors: [:])
+        addRawFormats(info, descriptors: [:], profile: CameraProfile.select(for: info))
     }
 
     private static func storage(_ store: StorageListing.Store) -> Storage {
@@ -346,9 +346,15 @@ extension CameraInfoReport {
 
     /// Derives the raw formats from DeviceInfo and the bit depth descriptor already read (no further requests, so
     /// recordings of `rawcap info` replay strictly).
-    mutating func addRawFormats(_ info: DeviceInfo, descriptors: [DevicePropertyCode: DevicePropDesc]) {
-        let bitDepthCode = try? PropertyCatalog.standard.definition(named: "bitdepth", vendor: info.cameraVendor).code
-        let catalog = RawFormatCatalog(deviceInfo: info, bitDepth: bitDepthCode.flatMap { descriptors[$0] })
+    mutating func addRawFormats(
+        _ info: DeviceInfo, descriptors: [DevicePropertyCode: DevicePropDesc], profile: CameraProfile
+    ) {
+        // The maker's bit depth property (a Nikon's RawBitMode, its values read as bits), else rawcap's generic one.
+        let bitDepthCode =
+            profile.rawBitDepthProperty
+            ?? (try? PropertyCatalog.standard.definition(named: "bitdepth", vendor: info.cameraVendor).code)
+        let catalog = RawFormatCatalog(
+            deviceInfo: info, bitDepth: bitDepthCode.flatMap { descriptors[$0] }.map(profile.bitDepthInBits))
         rawFormats = catalog.offers
         if let choice = try? catalog.choose(.auto) {
             rawFormatAuto = RawFormatAuto(format: choice.offer.format.rawValue, reason: choice.reason)
