@@ -1,7 +1,6 @@
 # rawcap — build, test and run. `make test` and `make demo` install what they need first (Debian + a venv).
 SHELL := /bin/bash
 PREFIX ?= /usr/local
-UDEV_RULES_DIR ?= /etc/udev/rules.d
 SWIFT ?= swift
 CONFIG ?= debug
 VENV := .build/venv
@@ -10,7 +9,7 @@ PYTHON := $(VENV)/bin/python
 # no, under DEBIAN_FRONTEND=noninteractive below.
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
 	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev umockdev libumockdev-dev gphoto2 \
-	tshark groff-base time
+	tshark groff-base time jq
 PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs
 DEPS_STAMP := .build/deps.stamp
 
@@ -140,27 +139,42 @@ fmt:
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
-## install: the binary, the manual page, bash/zsh/fish completions and the udev rule (for the plugdev group).
-## PREFIX (default /usr/local) and DESTDIR place them; INSTALL_BUILD=0 installs what .build/$(INSTALL_CONFIG) holds
-## without building (the install test does that, inside `swift test`, which holds the build lock).
+## install: the binary, the manual page, bash/zsh/fish completions and the udev rule (for the plugdev group), all
+## under PREFIX (default /usr/local), staged under DESTDIR when given; the udev rule goes to UDEV_RULES_DIR
+## (default PREFIX/lib/udev/rules.d, where udev reads it for PREFIX=/usr). `make install-udev` puts it where udev
+## reads it whatever the PREFIX, SYSTEM_UDEV_RULES_DIR (/etc/udev/rules.d), and reloads udev. `make uninstall`
+## removes what `make install` put (same PREFIX, DESTDIR and UDEV_RULES_DIR), `make uninstall-udev` the system rule.
+## INSTALL_BUILD=0 installs what .build/$(INSTALL_CONFIG) holds without building (the install test does that, inside
+## `swift test`, which holds the build lock).
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
+SYSTEM_UDEV_RULES_DIR ?= /etc/udev/rules.d
+UDEV_RULE := 60-rawcap.rules
 INSTALL_CONFIG ?= release
 INSTALL_BUILD ?= 1
 RAWCAP_BIN = .build/$(INSTALL_CONFIG)/rawcap
 MAN_DIR_BUILT := .build/man
+INSTALLED_FILES = $(DESTDIR)$(BINDIR)/rawcap $(DESTDIR)$(MANDIR)/man1/rawcap.1 \
+	$(DESTDIR)$(BASH_COMPLETION_DIR)/rawcap $(DESTDIR)$(ZSH_COMPLETION_DIR)/_rawcap \
+	$(DESTDIR)$(FISH_COMPLETION_DIR)/rawcap.fish $(DESTDIR)$(UDEV_RULES_DIR)/$(UDEV_RULE)
 
-.PHONY: install-build man man-debug
+.PHONY: install-build man man-debug install-udev udev-reload uninstall uninstall-udev
 
 ## man: the manual page, .build/man/rawcap.1, from swift-argument-parser's generate-manual plugin (offline: the
 ## plugin and its tool come from the package's own checkouts).
+## The generated page ends with a bare EXIT STATUS section: it is replaced by Packaging/man/sections.mdoc
+## (ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES, SEE ALSO).
 man:
 	$(SWIFT) package plugin generate-manual --configuration $(INSTALL_CONFIG)
 	install -d $(MAN_DIR_BUILT)
-	install -m 644 .build/plugins/GenerateManual/outputs/rawcap/rawcap.1 $(MAN_DIR_BUILT)/rawcap.1
+	sed '/^\.Sh "\{0,1\}EXIT STATUS"\{0,1\}$$/,$$d' .build/plugins/GenerateManual/outputs/rawcap/rawcap.1 \
+		> $(MAN_DIR_BUILT)/rawcap.1.tmp
+	cat Packaging/man/sections.mdoc >> $(MAN_DIR_BUILT)/rawcap.1.tmp
+	mv $(MAN_DIR_BUILT)/rawcap.1.tmp $(MAN_DIR_BUILT)/rawcap.1
 
 # `make test` makes the debug manual page first: the install test installs it, and cannot build it itself (it runs
 # inside `swift test`, which holds the build lock).
@@ -183,11 +197,32 @@ install: $(if $(filter 1,$(INSTALL_BUILD)),install-build)
 	$(RAWCAP_BIN) --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/rawcap
 	$(RAWCAP_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_rawcap
 	$(RAWCAP_BIN) --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/rawcap.fish
-	install -m 644 Packaging/udev/60-rawcap.rules $(DESTDIR)$(UDEV_RULES_DIR)/60-rawcap.rules
-	@if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null; then \
+	install -m 644 Packaging/udev/$(UDEV_RULE) $(DESTDIR)$(UDEV_RULES_DIR)/$(UDEV_RULE)
+	@case "$(UDEV_RULES_DIR)" in \
+		/etc/udev/rules.d|/usr/lib/udev/rules.d|/lib/udev/rules.d) \
+			if [ -z "$(DESTDIR)" ]; then $(MAKE) --no-print-directory udev-reload; fi ;; \
+		*) if [ -z "$(DESTDIR)" ]; then echo "udev does not read $(UDEV_RULES_DIR): for the plugdev group" \
+			"to open cameras, run sudo make install-udev"; fi ;; \
+	esac
+
+## install-udev: the udev rule where udev reads it (SYSTEM_UDEV_RULES_DIR, /etc/udev/rules.d), then reload udev.
+install-udev:
+	install -d $(DESTDIR)$(SYSTEM_UDEV_RULES_DIR)
+	install -m 644 Packaging/udev/$(UDEV_RULE) $(DESTDIR)$(SYSTEM_UDEV_RULES_DIR)/$(UDEV_RULE)
+	@if [ -z "$(DESTDIR)" ]; then $(MAKE) --no-print-directory udev-reload; fi
+
+udev-reload:
+	@if command -v udevadm >/dev/null; then \
 		{ udevadm control --reload-rules && udevadm trigger --subsystem-match=usb --action=change; } 2>/dev/null \
 		|| echo "udev is not running here: reload the rules later (udevadm control --reload-rules)"; \
 	fi
+
+uninstall:
+	rm -f $(INSTALLED_FILES)
+
+uninstall-udev:
+	rm -f $(DESTDIR)$(SYSTEM_UDEV_RULES_DIR)/$(UDEV_RULE)
+	@if [ -z "$(DESTDIR)" ]; then $(MAKE) --no-print-directory udev-reload; fi
 
 clean:
 	rm -rf .build captures

@@ -79,7 +79,7 @@ public struct USBCameraError: Error, Hashable, Sendable, CustomStringConvertible
         case .permissionDenied:
             return """
                 Permission denied opening \(name). Install rawcap's udev rule, then unplug and replug the camera:
-                  sudo make install          (installs /etc/udev/rules.d/60-rawcap.rules), or
+                  sudo make install-udev     (installs /etc/udev/rules.d/60-rawcap.rules), or
                   sudo cp Packaging/udev/60-rawcap.rules /etc/udev/rules.d/ && sudo udevadm control --reload-rules \
                 && sudo udevadm trigger
                 The rule gives the plugdev group (and the user at the seat) access to cameras; add yourself with \

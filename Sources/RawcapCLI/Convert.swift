@@ -14,19 +14,22 @@ extension RawcapCommand {
             abstract: "Convert raw files (DNG, TIFF/EP, NEF, CR2, ARW, RAF, …) to DNG, linear DNG or 16-bit TIFF.",
             discussion: """
                 Each FILE is decoded (DNG and TIFF/EP by rawcap, other raw formats through LibRaw) and written as \
-                STEM.dng (STEM.tif with --tiff) in DIR, or beside the input. An existing file is never replaced: \
-                the new one gets -1, -2, … and the output line says so. A file that fails does not stop the others; \
-                each failure is one line on standard error.
+                STEM.dng (STEM.tif with --tiff) in DIR (created if missing), or beside the input. An existing file \
+                is never replaced: the new one gets -1, -2, … and the output line says so. A file that fails does \
+                not stop the others; each failure is one line on standard error.
                 Exit status: 0 when every file converted; otherwise the worst failure: 70 internal error, 74 a read \
-                or write failed part-way (disk full), 73 an output cannot be created (missing or read-only folder), \
-                66 an input does not exist, 65 an input is not a raw file rawcap can read (corrupt, truncated); \
-                130 after Ctrl-C (the file being written is finished first; a second Ctrl-C stops at once).
+                or write failed part-way (disk full), 73 an output cannot be created (a read-only folder, a file \
+                where DIR should be), 66 an input does not exist, 65 an input is not a raw file rawcap can read \
+                (corrupt, truncated); 130 after Ctrl-C (the file being written is finished first; a second Ctrl-C \
+                stops at once).
                 """)
 
         @Argument(help: "Raw files to convert.")
         var files: [String]
 
-        @Option(name: [.short, .customLong("output")], help: "Folder for the new files (default: beside each input).")
+        @Option(
+            name: [.short, .customLong("output")],
+            help: "Folder for the new files, created if missing (default: beside each input).")
         var output: String?
 
         @Option(help: "Raw data storage in the DNG: none or lossless (lossless JPEG, about half the size).")
@@ -62,10 +65,21 @@ extension RawcapCommand {
 
         func run() throws {
             if let output {
+                // Created when missing, as `shoot -o` does.
                 var isFolder = false
-                guard FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder else {
-                    StandardError.print("rawcap convert: \(output): no such folder")
-                    throw SysExit.cannotCreate
+                if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
+                    guard isFolder else {
+                        StandardError.print("rawcap convert: \(output) exists and is not a folder")
+                        throw SysExit.cannotCreate
+                    }
+                } else {
+                    do {
+                        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                    } catch {
+                        StandardError.print(
+                            "rawcap convert: cannot create the folder \(output): \(SystemErrorText.reason(error))")
+                        throw SysExit.cannotCreate
+                    }
                 }
             }
             var converter = Converter(target: target, folder: output)

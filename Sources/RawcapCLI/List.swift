@@ -110,8 +110,8 @@ struct CameraListing: Encodable, Sendable {
                 case .permissionDenied:
                     (
                         "permissionDenied", false,
-                        "no permission on \(camera.devicePath): install the udev rule (sudo make install, or sudo cp "
-                            + "Packaging/udev/60-rawcap.rules /etc/udev/rules.d/ && sudo udevadm control "
+                        "no permission on \(camera.devicePath): install the udev rule (sudo make install-udev, or "
+                            + "sudo cp Packaging/udev/60-rawcap.rules /etc/udev/rules.d/ && sudo udevadm control "
                             + "--reload-rules && sudo udevadm trigger), join the plugdev group (sudo usermod -aG "
                             + "plugdev $USER), log in again and replug the camera"
                     )

@@ -73,5 +73,38 @@ import Testing
         #expect(rendered.status == 0, "\(rendered.errorOutput)")
         #expect(rendered.output.contains("rawcap"))
         #expect(rendered.output.contains("config"), "the subcommands are in the page")
+        for section in ["ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] {
+            #expect(rendered.output.contains("\n\(section)\n"), "the page has \(section)")
+        }
+        #expect(rendered.output.contains("rawcap-journal.jsonl") && rendered.output.contains("ptpip-guid"))
+
+        // make uninstall removes every file make install put there.
+        let uninstall = try await Subprocess.runDetached(
+            make, ["-C", root.path, "uninstall", "PREFIX=\(prefix)", "UDEV_RULES_DIR=\(rules)", "DESTDIR="])
+        #expect(uninstall.status == 0, "\(uninstall.errorOutput)")
+        for path in expected {
+            #expect(!FileManager.default.fileExists(atPath: folder.file(path).path), "\(path) is left")
+        }
+
+        // Without UDEV_RULES_DIR the rule stays under PREFIX too (PREFIX/lib/udev/rules.d), and the install says how
+        // to put it where udev reads it; with DESTDIR everything lands under it.
+        let staged = try await Subprocess.runDetached(
+            make,
+            [
+                "-C", root.path, "install", "INSTALL_BUILD=0", "INSTALL_CONFIG=\(configuration)", "PREFIX=/usr",
+                "DESTDIR=\(folder.file("stage").path)",
+            ])
+        #expect(staged.status == 0, "\(staged.output)\n\(staged.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("stage/usr/lib/udev/rules.d/60-rawcap.rules").path))
+        #expect(FileManager.default.fileExists(atPath: folder.file("stage/usr/bin/rawcap").path))
+        let local = try await Subprocess.runDetached(
+            make,
+            [
+                "-C", root.path, "install", "INSTALL_BUILD=0", "INSTALL_CONFIG=\(configuration)",
+                "PREFIX=\(folder.file("local").path)", "DESTDIR=",
+            ])
+        #expect(local.status == 0, "\(local.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("local/lib/udev/rules.d/60-rawcap.rules").path))
+        #expect(local.output.contains("make install-udev"))
     }
 }

@@ -39,7 +39,7 @@ converted=$(find "$work/converted" -name '*.dng' | head -1)
 [ "$(exiftool -q -s3 -NewRawImageDigest "$converted")" = "$(exiftool -q -s3 -NewRawImageDigest "$first")" ] ||
     fail "converting a DNG changed its raw pixels"
 for file in "$work"/release/*.dng "$converted"; do
-    # README.md (DNG conformance notes): exiftool reports OK with no warning for rawcap's DNGs.
+    # docs/dng-conformance.md: exiftool reports OK with no warning for rawcap's DNGs.
     report=$(exiftool -validate -warning -a -s3 "$file")
     [ "$report" = "OK" ] || fail "exiftool -validate on $(basename "$file"): $report"
 done
