@@ -75,20 +75,9 @@ import Testing
     /// run never started.
     @Test func aCameraThatCannotBeReachedIsJournaled() async throws {
         let folder = try TemporaryDirectory("shoot-unreachable")
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         // A port that was free a moment ago and is bound but not listening: connecting to it is refused.
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = UInt16(bigEndian: address.sin_port)
+        let (port, listener) = try ScriptContractTests.refusingPort()
+        defer { close(listener) }
         let result = try await Subprocess.runDetached(
             try Self.rawcap(), ["shoot", "--camera", "ptpip:127.0.0.1:\(port)", "-o", folder.url.path])
         #expect(result.status != 0, "\(result.errorOutput)")
