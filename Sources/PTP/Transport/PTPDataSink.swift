@@ -28,6 +28,8 @@ public actor PTPMemorySink: PTPDataSink {
     /// The grace before ``floorBytesPerSecond`` applies, or `nil` for no deadline.
     public let timeout: Duration?
     private var started: ContinuousClock.Instant?
+    /// The data phase's announced length, when the device gave one.
+    private var expected: UInt64?
 
     /// The average rate a data phase must keep once `timeout` has passed: 64 KiB/s, as object downloads' floor. A
     /// 16 MB dataset over a weak Wi-Fi link passes; a camera sending a byte every few seconds (each read within the
@@ -51,6 +53,7 @@ public actor PTPMemorySink: PTPDataSink {
             throw PTPError(.unexpectedDataPhase, "data phase of \(byteCount) bytes exceeds the \(limit)-byte limit")
         }
         started = started ?? ContinuousClock.now
+        expected = byteCount
         bytes.reserveCapacity(min(Int(byteCount ?? 0), Self.maxReservation))
     }
 
@@ -63,7 +66,8 @@ public actor PTPMemorySink: PTPDataSink {
         let now = ContinuousClock.now
         let start = started ?? now
         started = start
-        guard let timeout, now - start > timeout else { return }
+        // The last chunk completes the data phase, however late: only bytes still to come are held to the floor.
+        guard let timeout, now - start > timeout, expected.map({ UInt64(bytes.count) < $0 }) ?? true else { return }
         let elapsed = now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         guard Double(bytes.count) < seconds * Double(Self.floorBytesPerSecond) else { return }
