@@ -117,7 +117,8 @@ public enum GPhoto2LogImporter {
     struct Message: Sendable, Hashable {
         enum Body: Sendable, Hashable {
             case request(PTPRequest)
-            case data(PTPConversation.DataPhaseCut.Direction, transactionID: UInt32, bytes: [UInt8], announced: Int?,
+            case data(
+                PTPConversation.DataPhaseCut.Direction, transactionID: UInt32, bytes: [UInt8], announced: Int?,
                 cut: String?, code: UInt16? = nil)
             case response(PTPResponse)
             case event(PTPEvent)
@@ -226,7 +227,9 @@ public enum GPhoto2LogImporter {
                 let length = Int(header.length)
                 guard length <= 32, length % 4 == 0 else {
                     diagnostics.append(
-                        Diagnostic(line: dump.line, kind: .framing, "a container of \(length) bytes of type \(header.type); not used"))
+                        Diagnostic(
+                            line: dump.line, kind: .framing,
+                            "a container of \(length) bytes of type \(header.type); not used"))
                     return
                 }
                 guard bytes.count >= length else {
@@ -244,15 +247,21 @@ public enum GPhoto2LogImporter {
                 case 1:
                     guard out else { return unexpected(dump, "a request from the camera") }
                     lastRequestCode = header.code
-                    if let open = openIn { closeData(out: false, cut: open.cut ?? "the data phase's further reads are not in the log") }
+                    if let open = openIn {
+                        closeData(out: false, cut: open.cut ?? "the data phase's further reads are not in the log")
+                    }
                     body = .request(
                         PTPRequest(
                             code: OperationCode(rawValue: header.code), transactionID: header.transactionID,
                             parameters: Array(parameters.prefix(5))))
                 case 3:
                     guard !out else { return unexpected(dump, "a response from the host") }
-                    if let open = openIn { closeData(out: false, cut: open.cut ?? "the data phase's further reads are not in the log") }
-                    if let open = openOut { closeData(out: true, cut: open.cut ?? "the data phase's further writes are not in the log") }
+                    if let open = openIn {
+                        closeData(out: false, cut: open.cut ?? "the data phase's further reads are not in the log")
+                    }
+                    if let open = openOut {
+                        closeData(out: true, cut: open.cut ?? "the data phase's further writes are not in the log")
+                    }
                     body = .response(
                         PTPResponse(
                             code: ResponseCode(rawValue: header.code), transactionID: header.transactionID,
@@ -277,10 +286,14 @@ public enum GPhoto2LogImporter {
 
         /// A dump without header (libgphoto2 2.4): a continuation of the open data phase, else by its container.
         private mutating func headerless(_ dump: GPhoto2LogScanner.Dump) {
-            if let open = openIn, open.cut == nil, Self.header(dump.bytes[...]).map({ $0.type != 3 && $0.type != 1 }) ?? true {
+            if let open = openIn, open.cut == nil,
+                Self.header(dump.bytes[...]).map({ $0.type != 3 && $0.type != 1 }) ?? true
+            {
                 return bulk(dump, out: false)
             }
-            if let open = openOut, open.cut == nil, Self.header(dump.bytes[...]).map({ $0.type != 3 && $0.type != 1 }) ?? true {
+            if let open = openOut, open.cut == nil,
+                Self.header(dump.bytes[...]).map({ $0.type != 3 && $0.type != 1 }) ?? true
+            {
                 return bulk(dump, out: true)
             }
             guard let header = Self.header(dump.bytes[...]) else { return bulk(dump, out: false) }
@@ -308,7 +321,8 @@ public enum GPhoto2LogImporter {
                 let length = Int(header.length)
                 guard header.type == 4, length >= 12, length <= 24, length % 4 == 0 else {
                     diagnostics.append(
-                        Diagnostic(line: dump.line, kind: .framing, "interrupt bytes that are not a PTP event; not used"))
+                        Diagnostic(
+                            line: dump.line, kind: .framing, "interrupt bytes that are not a PTP event; not used"))
                     eventBuffer = []
                     return
                 }
@@ -391,7 +405,8 @@ public enum GPhoto2LogImporter {
                         do {
                             packet = try PTPIPPacket.decode(&buffer)
                         } catch {
-                            diagnostics.append(Diagnostic(line: dump.line, kind: .framing, "host PTP/IP bytes: \(error); not used"))
+                            diagnostics.append(
+                                Diagnostic(line: dump.line, kind: .framing, "host PTP/IP bytes: \(error); not used"))
                             buffer = []
                             break
                         }
@@ -416,7 +431,8 @@ public enum GPhoto2LogImporter {
                     completeIncomingIfWhole()
                 case .ptpipInData:
                     guard incoming != nil else {
-                        diagnostics.append(Diagnostic(line: dump.line, kind: .framing, "PTP/IP payload without its header; not used"))
+                        diagnostics.append(
+                            Diagnostic(line: dump.line, kind: .framing, "PTP/IP payload without its header; not used"))
                         return
                     }
                     incoming?.payload += dump.bytes
@@ -430,7 +446,8 @@ public enum GPhoto2LogImporter {
 
         private mutating func completeIncomingIfWhole() {
             guard let current = incoming, current.header.count >= 8 else { return }
-            let length = Int(current.header[0]) | Int(current.header[1]) << 8 | Int(current.header[2]) << 16
+            let length =
+                Int(current.header[0]) | Int(current.header[1]) << 8 | Int(current.header[2]) << 16
                 | Int(current.header[3]) << 24
             let whole = current.header + current.payload
             if whole.count >= length {
@@ -439,7 +456,8 @@ public enum GPhoto2LogImporter {
                     let packet = try PTPIPPacket(ptpipEncoded: Array(whole.prefix(length)))
                     handle(packet, fromHost: false, line: current.line, time: current.time, cut: nil)
                 } catch {
-                    diagnostics.append(Diagnostic(line: current.line, kind: .framing, "camera PTP/IP packet: \(error); not used"))
+                    diagnostics.append(
+                        Diagnostic(line: current.line, kind: .framing, "camera PTP/IP packet: \(error); not used"))
                 }
             } else if current.cut != nil {
                 finishIncoming(cut: current.cut)
@@ -456,7 +474,9 @@ public enum GPhoto2LogImporter {
                 if ptpipIn?.cut == nil { ptpipIn?.cut = current.cut ?? cut }
             } else {
                 diagnostics.append(
-                    Diagnostic(line: current.line, kind: .framing, "a camera PTP/IP packet the log holds only in part; not used"))
+                    Diagnostic(
+                        line: current.line, kind: .framing,
+                        "a camera PTP/IP packet the log holds only in part; not used"))
             }
         }
 
@@ -514,7 +534,8 @@ public enum GPhoto2LogImporter {
                 diagnostics.append(
                     Diagnostic(
                         line: line, kind: .framing,
-                        "\(payload.count) bytes continue a data phase whose earlier bytes are not all in the log; not used"))
+                        "\(payload.count) bytes continue a data phase whose earlier bytes are not all in the log; not used"
+                    ))
                 return
             }
             if fromHost { ptpipOut?.bytes += payload } else { ptpipIn?.bytes += payload }
@@ -629,7 +650,8 @@ public enum GPhoto2LogImporter {
                 conversation.events.append(
                     PTPConversation.Event(
                         event: event, timestampNanoseconds: message.time,
-                        afterTransaction: conversation.transactions.isEmpty ? nil : conversation.transactions.count - 1))
+                        afterTransaction: conversation.transactions.isEmpty ? nil : conversation.transactions.count - 1)
+                )
             }
         }
 
@@ -670,18 +692,21 @@ public enum GPhoto2LogImporter {
             open = nil
             var transaction = current.transaction
             let data = transaction.dataIn ?? transaction.dataOut
-            if var cut = transaction.cut ?? data.map({
-                PTPConversation.DataPhaseCut(
-                    direction: transaction.dataIn != nil ? .in : .out, heldByteCount: $0.count,
-                    announcedByteCount: $0.count, responseInSource: false, reason: "the response is not in the log")
-            }) {
+            if var cut = transaction.cut
+                ?? data.map({
+                    PTPConversation.DataPhaseCut(
+                        direction: transaction.dataIn != nil ? .in : .out, heldByteCount: $0.count,
+                        announcedByteCount: $0.count, responseInSource: false, reason: "the response is not in the log")
+                })
+            {
                 cut.responseInSource = false
                 transaction.cut = cut
                 append(transaction)
                 diagnostics.append(
                     Diagnostic(
                         line: current.line, kind: .cutDump,
-                        "no response to \(transaction.request) in the log (\(reason)); kept with its data, OK standing in"))
+                        "no response to \(transaction.request) in the log (\(reason)); kept with its data, OK standing in"
+                    ))
             } else {
                 diagnostics.append(
                     Diagnostic(

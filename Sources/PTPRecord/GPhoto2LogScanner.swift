@@ -240,7 +240,8 @@ struct GPhoto2LogScanner {
             }
             guard let size = Self.leadingInteger(tail) else { return }
             guard let channel = Self.newFormatChannel(text) else {
-                diagnostics.append(.init(line: number, kind: .ignored, "a dump on a channel the importer does not know; not used"))
+                diagnostics.append(
+                    .init(line: number, kind: .ignored, "a dump on a channel the importer does not know; not used"))
                 state = .skipping
                 return
             }
@@ -392,7 +393,8 @@ struct GPhoto2LogScanner {
         bytes.reserveCapacity(expected)
         while bytes.count < expected {
             guard index + 1 < line.count, let high = hex(line[index]), let low = hex(line[index + 1]) else {
-                if index < line.count, hex(line[index]) == nil || index + 1 >= line.count || hex(line[index + 1]) == nil,
+                if index < line.count,
+                    hex(line[index]) == nil || index + 1 >= line.count || hex(line[index + 1]) == nil,
                     bytes.count > 0, index < line.count, !(line[index] == 32 || line[index] == UInt8(ascii: "-"))
                 {
                     return .failure("not a hex byte at column \(index + 1): \(bytes.count) of \(expected) bytes read")

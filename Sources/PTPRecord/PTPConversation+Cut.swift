@@ -111,7 +111,9 @@ extension PTPConversation {
                 transactions[index].cut = mark
                 next = index + 1
             } else {
-                notes.append("a cut mark names transaction \(transactionID) (0x\(String(code, radix: 16))), which the recording does not hold")
+                notes.append(
+                    "a cut mark names transaction \(transactionID) (0x\(String(code, radix: 16))), which the recording does not hold"
+                )
             }
         }
     }

@@ -26,7 +26,9 @@ extension PTPConversation {
     ///   - comments: further section comments (the source, what was imported).
     public func pcapngEncoded(application: String, comments: [String] = []) -> [UInt8] {
         var options: [PcapngEncoder.Option] = [.init(code: PcapngEncoder.Option.comment, text: application)]
-        if let model = cameraModel { options.append(.init(code: PcapngEncoder.Option.comment, text: "camera: \(model)")) }
+        if let model = cameraModel {
+            options.append(.init(code: PcapngEncoder.Option.comment, text: "camera: \(model)"))
+        }
         for comment in comments { options.append(.init(code: PcapngEncoder.Option.comment, text: comment)) }
         options.append(.init(code: PcapngEncoder.Option.userApplication, text: application))
         var file = PcapngEncoder.sectionHeader(options: options)
@@ -79,7 +81,8 @@ extension PTPConversation {
                 let container = USBContainer.event(
                     event.event.code, transactionID: event.event.transactionID,
                     parameters: Array(event.event.parameters.prefix(USBContainer.maxEventParameters)))
-                writer.append(usbmon(.interrupt, endpoint: 0x82, submission: false, container.usbEncoded),
+                writer.append(
+                    usbmon(.interrupt, endpoint: 0x82, submission: false, container.usbEncoded),
                     at: max(event.timestampNanoseconds, time))
             }
         }
@@ -88,9 +91,12 @@ extension PTPConversation {
             let request = transaction.request
             let time = transaction.requestTimestampNanoseconds
             writer.append(
-                usbmon(.bulk, endpoint: 0x01, submission: true,
-                    USBContainer.command(request.code, transactionID: request.transactionID,
-                        parameters: Array(request.parameters.prefix(USBContainer.maxParameters))).usbEncoded),
+                usbmon(
+                    .bulk, endpoint: 0x01, submission: true,
+                    USBContainer.command(
+                        request.code, transactionID: request.transactionID,
+                        parameters: Array(request.parameters.prefix(USBContainer.maxParameters))
+                    ).usbEncoded),
                 at: time)
             if let data = transaction.dataOut {
                 for chunk in Self.dataContainerChunks(request, data) {
@@ -104,9 +110,12 @@ extension PTPConversation {
             }
             let response = transaction.response
             writer.append(
-                usbmon(.bulk, endpoint: 0x81, submission: false,
-                    USBContainer.response(response.code, transactionID: response.transactionID,
-                        parameters: Array(response.parameters.prefix(USBContainer.maxParameters))).usbEncoded),
+                usbmon(
+                    .bulk, endpoint: 0x81, submission: false,
+                    USBContainer.response(
+                        response.code, transactionID: response.transactionID,
+                        parameters: Array(response.parameters.prefix(USBContainer.maxParameters))
+                    ).usbEncoded),
                 at: transaction.responseTimestampNanoseconds,
                 comment: transaction.cut.map { $0.comment(for: request) })
             writeEvents(after: index, at: transaction.responseTimestampNanoseconds, &writer)
@@ -259,11 +268,13 @@ struct TCPFlow {
             let end = min(payload.count, offset + TCPSegment.maxEncodedPayloadByteCount)
             let last = end == payload.count
             if fromClient {
-                segment(client, server, clientNext, serverNext, [.ack, .psh], payload[offset..<end], at: time,
+                segment(
+                    client, server, clientNext, serverNext, [.ack, .psh], payload[offset..<end], at: time,
                     &writer, comment: last ? comment : nil)
                 clientNext &+= UInt32(end - offset)
             } else {
-                segment(server, client, serverNext, clientNext, [.ack, .psh], payload[offset..<end], at: time,
+                segment(
+                    server, client, serverNext, clientNext, [.ack, .psh], payload[offset..<end], at: time,
                     &writer, comment: last ? comment : nil)
                 serverNext &+= UInt32(end - offset)
             }

@@ -158,7 +158,9 @@ public enum RealCameraConformance {
             if cut.contains(code) { text += " (cut)" }
             return text
         }
-        if !conversation.events.isEmpty { items.append("\(conversation.events.count) event\(conversation.events.count == 1 ? "" : "s")") }
+        if !conversation.events.isEmpty {
+            items.append("\(conversation.events.count) event\(conversation.events.count == 1 ? "" : "s")")
+        }
         if items.count > 8 { items = Array(items.prefix(8)) + ["…"] }
         return items.joined(separator: ", ")
     }
@@ -225,7 +227,9 @@ public enum RealCameraConformance {
             if now.cut > before.cut {
                 let indices = await responder.cutTransactionsAnswered
                 if let last = indices.last, let cut = conversation.transactions[last].cut {
-                    return .cut("\(conversation.transactions[last].request.code): \(cut.heldByteCount) of \(cut.announcedByteCount.map(String.init) ?? "?") bytes")
+                    return .cut(
+                        "\(conversation.transactions[last].request.code): \(cut.heldByteCount) of \(cut.announcedByteCount.map(String.init) ?? "?") bytes"
+                    )
                 }
                 return .cut("")
             }
@@ -241,8 +245,8 @@ public enum RealCameraConformance {
 
         mutating func all() async {
             await connect()
-            guard await info() else { return }
-            let settings = CameraSettings(session: session, deviceInfo: deviceInfo!, logger: logger)
+            guard await info(), let deviceInfo else { return }
+            let settings = CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
             await configList(settings)
             await set(settings)
             await capture()
@@ -331,11 +335,16 @@ public enum RealCameraConformance {
                 setOperations.contains($0.request.code.rawValue) && $0.response.code == .ok && $0.dataOut != nil
                     && $0.cut == nil && !$0.request.parameters.isEmpty
             }
-            guard let recorded = candidates.first(where: { transaction in
-                settings.supportedDefinitions.contains { $0.code.rawValue == UInt16(truncatingIfNeeded: transaction.request.parameters[0]) }
-            }) ?? candidates.first else {
+            guard
+                let recorded = candidates.first(where: { transaction in
+                    settings.supportedDefinitions.contains {
+                        $0.code.rawValue == UInt16(truncatingIfNeeded: transaction.request.parameters[0])
+                    }
+                }) ?? candidates.first
+            else {
                 if holds(OperationCode(rawValue: 0x9110)) {
-                    outcomes[.set] = .fail("the source sets through Canon EOS SetDevicePropValueEx (0x9110); rawcap's settings do not")
+                    outcomes[.set] = .fail(
+                        "the source sets through Canon EOS SetDevicePropValueEx (0x9110); rawcap's settings do not")
                 }
                 return
             }
@@ -441,7 +450,8 @@ public enum RealCameraConformance {
         for row in rows {
             lines.append(
                 "| \(row.recording.replacingPipes) | \(row.camera.replacingPipes) | \(row.maker.replacingPipes) | "
-                    + "\(row.holds.replacingPipes) | " + Stage.allCases.map { (row.outcomes[$0] ?? .absent).description.replacingPipes }.joined(
+                    + "\(row.holds.replacingPipes) | "
+                    + Stage.allCases.map { (row.outcomes[$0] ?? .absent).description.replacingPipes }.joined(
                         separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"
@@ -479,7 +489,13 @@ extension String {
     fileprivate var replacingPipes: String {
         var result = ""
         for character in self {
-            if character == "|" { result += "\\|" } else if character.isNewline { result += " " } else { result.append(character) }
+            if character == "|" {
+                result += "\\|"
+            } else if character.isNewline {
+                result += " "
+            } else {
+                result.append(character)
+            }
         }
         return result
     }

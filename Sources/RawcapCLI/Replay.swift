@@ -94,7 +94,8 @@ extension RawcapCommand.Replay {
                 for diagnostic in result.diagnostics {
                     let (file, line) = place(diagnostic.line)
                     StandardError.print(
-                        "rawcap replay import: \(file):\(line): \(diagnostic.kind.rawValue): \(diagnostic.message.oneLine)")
+                        "rawcap replay import: \(file):\(line): \(diagnostic.kind.rawValue): \(diagnostic.message.oneLine)"
+                    )
                 }
             }
             let conversation = result.conversation
@@ -143,7 +144,9 @@ extension RawcapCommand.Replay {
             }
             var offset = 0
             while offset < bytes.count {
-                let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                let count = bytes.withUnsafeBytes { buffer in
+                    buffer.baseAddress.map { Glibc.write(descriptor, $0 + offset, buffer.count - offset) } ?? 0
+                }
                 if count < 0 {
                     if errno == EINTR { continue }
                     let message = String(cString: strerror(errno))
@@ -192,7 +195,8 @@ extension RawcapCommand.Replay {
             libgphoto2 = result.libgphoto2Version
             transactions = result.conversation.transactions.count
             events = result.conversation.events.count
-            cutDataPhases = result.conversation.cutTransactions.filter { $0.cut?.onlyTheResponseIsMissing == false }.count
+            cutDataPhases =
+                result.conversation.cutTransactions.filter { $0.cut?.onlyTheResponseIsMissing == false }.count
             damagedLines = result.damagedLineCount
             problems = result.diagnostics.map {
                 let (file, line) = place($0.line)
@@ -205,8 +209,11 @@ extension RawcapCommand.Replay {
             func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
             var text = "\(output): \(count(transactions, "transaction")), \(count(events, "event")), "
             text += "\(count(cutDataPhases, "cut data phase")), \(count(damagedLines, "damaged line")) ("
-            text += [camera, transport == "usb" ? "USB" : "PTP/IP", "\(format) format", libgphoto2.map { "libgphoto2 \($0)" }]
-                .compactMap { $0 }.joined(separator: ", ")
+            text += [
+                camera, transport == "usb" ? "USB" : "PTP/IP", "\(format) format",
+                libgphoto2.map { "libgphoto2 \($0)" },
+            ]
+            .compactMap { $0 }.joined(separator: ", ")
             return text + ")"
         }
 
@@ -299,7 +306,8 @@ enum RealCameraDocument {
         let infoMakers = Set(rows.filter { if case .pass = $0.outcomes[.info] { true } else { false } }.map(\.maker))
         let failing = holding.filter { !$0.allHeldStagesPass }
         var text = "\(rows.count) recordings of \(bodies.count) bodies from \(makers.count) makers "
-        text += "(\(makers.joined(separator: ", "))). \(holdingBodies.count) bodies (\(holding.count) recordings) hold at "
+        text +=
+            "(\(makers.joined(separator: ", "))). \(holdingBodies.count) bodies (\(holding.count) recordings) hold at "
         text += "least one stage, \(infoBodies.count) bodies from \(infoMakers.count) makers a whole DeviceInfo; "
         text += "\(holding.count - failing.count) of those \(holding.count) recordings pass every stage they hold"
         if !failing.isEmpty { text += "; FAIL: \(failing.map(\.recording).joined(separator: ", "))" }

@@ -129,7 +129,8 @@ import Testing
 
     @Test func aLogWithoutDumpsHasNoTransaction() {
         let result = GPhoto2LogImporter.importLog(
-            "0.1 gphoto2(2): ALWAYS INCLUDE THE FOLLOWING LINES\n0.2 ptp_usb_getdata (2): Reading PTP_OC 0x1001 data...\n")
+            "0.1 gphoto2(2): ALWAYS INCLUDE THE FOLLOWING LINES\n0.2 ptp_usb_getdata (2): Reading PTP_OC 0x1001 data...\n"
+        )
         #expect(result.conversation.transactions.isEmpty)
         #expect(result.format == .unknown)
     }
@@ -171,7 +172,8 @@ import Testing
         log.read(Log.data(.getDeviceInfo, 1, Self.info), asked: 1024)
         log.read(Log.response(.ok, 1))
         // The data dump starts at line 4 (request header, dump, blank line, read announcement, read header).
-        let index = try #require(log.lines.firstIndex { $0.hasPrefix("0010  ") && $0.contains("-") && log.lines.firstIndex(of: $0)! > 3 })
+        let index = try #require(
+            log.lines.firstIndex { $0.hasPrefix("0010  ") && $0.contains("-") && log.lines.firstIndex(of: $0)! > 3 })
         var lines = log.lines
         lines[index] = line
         let result = GPhoto2LogImporter.importLog(lines.joined(separator: "\n"))
@@ -226,13 +228,18 @@ import Testing
 
     static func ptpipSession() -> Log {
         var log = Log(format: .new)
-        log.ptpipSend(PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .openSession, transactionID: 0, parameters: [1]).ptpipEncoded)
+        log.ptpipSend(
+            PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .openSession, transactionID: 0, parameters: [1])
+                .ptpipEncoded)
         log.ptpipReceive(PTPIPPacket.operationResponse(code: .ok, transactionID: 0, parameters: []).ptpipEncoded)
-        log.ptpipSend(PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .getDeviceInfo, transactionID: 1, parameters: []).ptpipEncoded)
+        log.ptpipSend(
+            PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .getDeviceInfo, transactionID: 1, parameters: [])
+                .ptpipEncoded)
         log.ptpipReceive(PTPIPPacket.startData(transactionID: 1, totalLength: UInt64(info.count)).ptpipEncoded)
         log.ptpipReceive(PTPIPPacket.endData(transactionID: 1, payload: info).ptpipEncoded)
         log.ptpipReceive(PTPIPPacket.operationResponse(code: .ok, transactionID: 1, parameters: []).ptpipEncoded)
-        log.ptpipReceive(PTPIPPacket.event(code: .objectAdded, transactionID: 0xFFFF_FFFF, parameters: [7]).ptpipEncoded)
+        log.ptpipReceive(
+            PTPIPPacket.event(code: .objectAdded, transactionID: 0xFFFF_FFFF, parameters: [7]).ptpipEncoded)
         return log
     }
 
@@ -249,7 +256,9 @@ import Testing
 
     @Test func aCutPTPIPDataPacketKeepsTheAnnouncedTotal() throws {
         var log = Log(format: .new)
-        log.ptpipSend(PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .getDeviceInfo, transactionID: 1, parameters: []).ptpipEncoded)
+        log.ptpipSend(
+            PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .getDeviceInfo, transactionID: 1, parameters: [])
+                .ptpipEncoded)
         log.ptpipReceive(PTPIPPacket.startData(transactionID: 1, totalLength: UInt64(Self.info.count)).ptpipEncoded)
         var lines = log.lines
         var end = Log(format: .new)
@@ -272,9 +281,12 @@ import Testing
         var log = ptpip ? Self.ptpipSession() : Self.usbSession(.new)
         // Add a cut GetObject.
         if ptpip {
-            log.ptpipSend(PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .getObject, transactionID: 2, parameters: [9]).ptpipEncoded)
+            log.ptpipSend(
+                PTPIPPacket.operationRequest(dataPhase: .noneOrIn, code: .getObject, transactionID: 2, parameters: [9])
+                    .ptpipEncoded)
             log.ptpipReceive(PTPIPPacket.startData(transactionID: 2, totalLength: 4096).ptpipEncoded)
-            log.ptpipReceive(PTPIPPacket.data(transactionID: 2, payload: [UInt8](repeating: 0xAB, count: 1000)).ptpipEncoded)
+            log.ptpipReceive(
+                PTPIPPacket.data(transactionID: 2, payload: [UInt8](repeating: 0xAB, count: 1000)).ptpipEncoded)
             log.ptpipReceive(PTPIPPacket.operationResponse(code: .ok, transactionID: 2, parameters: []).ptpipEncoded)
         } else {
             log.write(Log.command(.getObject, 3, [9]))

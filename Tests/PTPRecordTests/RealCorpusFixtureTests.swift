@@ -41,7 +41,9 @@ import Testing
         #expect(result.damagedLineCount == 0)
         return result.conversation.pcapngEncoded(
             application: "rawcap 0.1.0 replay import",
-            comments: conversion.hexFiles.map { "source: Fixtures/\($0) (bytes transcribed from a libgphoto2 debug log)" })
+            comments: conversion.hexFiles.map {
+                "source: Fixtures/\($0) (bytes transcribed from a libgphoto2 debug log)"
+            })
     }
 
     @Test(
@@ -55,7 +57,8 @@ import Testing
 
     @Test(arguments: conversions) func theRecordingIsTheConvertedTranscription(conversion: Conversion) throws {
         let committed = try Data(contentsOf: URL(fileURLWithPath: conversion.path))
-        #expect([UInt8](committed) == (try Self.convert(conversion)), "rerun with RAWCAP_RECORD=1 if the converter changed")
+        #expect(
+            [UInt8](committed) == (try Self.convert(conversion)), "rerun with RAWCAP_RECORD=1 if the converter changed")
         let conversation = try PTPConversation.load(path: conversion.path)
         #expect(conversation.deviceInfo?.model == conversion.camera.replacingOccurrences(of: "Fujifilm ", with: ""))
         // Only the responses are missing from the transcriptions, and the marks say so.

@@ -51,14 +51,16 @@ struct GPhoto2LogWriter {
         let hex = String(bytes.count, radix: 16)
         switch format {
         case .old:
-            lines.append("\(stamp()) gphoto2-port(2): Reading \(asked)=0x\(String(asked, radix: 16)) bytes from port...")
+            lines.append(
+                "\(stamp()) gphoto2-port(2): Reading \(asked)=0x\(String(asked, radix: 16)) bytes from port...")
             if bytes.count < asked {
                 lines.append("\(stamp()) gphoto2-port(2): Could only read \(bytes.count) out of \(asked) byte(s)")
             }
             lines.append("\(stamp()) gphoto2-port(3): Hexdump of \(bytes.count) = 0x\(hex) bytes follows:")
         case .new:
             lines.append(
-                "\(stamp()) gp_port_read                (3): Reading \(asked) = 0x\(String(asked, radix: 16)) bytes from port...")
+                "\(stamp()) gp_port_read                (3): Reading \(asked) = 0x\(String(asked, radix: 16)) bytes from port..."
+            )
             let what =
                 shown.map { "hexdump of the first \($0) of \(bytes.count) bytes" } ?? "hexdump of \(bytes.count) bytes"
             lines.append(
@@ -93,7 +95,8 @@ struct GPhoto2LogWriter {
         lines.append("")
         if packet.count > 8 {
             lines.append(
-                "\(stamp()) ptp_ptpip_generic_read      (3): ptpip/generic_read data: (hexdump of \(packet.count - 8) bytes)")
+                "\(stamp()) ptp_ptpip_generic_read      (3): ptpip/generic_read data: (hexdump of \(packet.count - 8) bytes)"
+            )
             lines += Self.dump(Array(packet.dropFirst(8)))
             lines.append("")
         }
