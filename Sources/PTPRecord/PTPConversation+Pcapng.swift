@@ -33,24 +33,21 @@ extension PTPConversation {
         options.append(.init(code: PcapngEncoder.Option.userApplication, text: application))
         var file = PcapngEncoder.sectionHeader(options: options)
         var writer = PcapngPacketSequence()
+        func interface(_ linkType: LinkType, _ name: String, _ description: String) -> [UInt8] {
+            PcapngEncoder.interfaceDescription(
+                linkType: linkType, snapLength: 0,
+                options: [
+                    .init(code: PcapngEncoder.Option.interfaceName, text: name),
+                    .init(code: PcapngEncoder.Option.interfaceDescription, text: description),
+                    .init(code: PcapngEncoder.Option.timestampResolution, value: [9]),
+                ])
+        }
         switch transport {
         case .usb:
-            file += PcapngEncoder.interfaceDescription(
-                linkType: .usbLinuxMmapped, snapLength: 0,
-                options: [
-                    .init(code: PcapngEncoder.Option.interfaceName, text: "usbmon1"),
-                    .init(code: PcapngEncoder.Option.interfaceDescription, text: "PTP over USB, imported by rawcap"),
-                    .init(code: PcapngEncoder.Option.timestampResolution, value: [9]),
-                ])
+            file += interface(.usbLinuxMmapped, "usbmon1", "PTP over USB, imported by rawcap")
             writeUSB(into: &writer)
         case .ptpip:
-            file += PcapngEncoder.interfaceDescription(
-                linkType: .raw, snapLength: 0,
-                options: [
-                    .init(code: PcapngEncoder.Option.interfaceName, text: "ptpip"),
-                    .init(code: PcapngEncoder.Option.interfaceDescription, text: "PTP/IP over TCP, imported by rawcap"),
-                    .init(code: PcapngEncoder.Option.timestampResolution, value: [9]),
-                ])
+            file += interface(.raw, "ptpip", "PTP/IP over TCP, imported by rawcap")
             writePTPIP(into: &writer)
         }
         return file + writer.bytes
