@@ -73,8 +73,10 @@ public struct RawFrame: Sendable {
             throw RawImageError(
                 .invalidLevels, "\(blackLevels.count) black levels for a \(cfa.width)×\(cfa.height) pattern")
         }
+        // Compared as doubles: a black level from a file can be any finite double (1e300), which converting to Int
+        // would trap on.
         guard blackLevels.allSatisfy({ $0.isFinite && $0 >= 0 }), let maxBlack = blackLevels.max(),
-            whiteLevel > Int(maxBlack.rounded(.up)), whiteLevel <= maxValue
+            maxBlack.rounded(.up) < Double(whiteLevel), whiteLevel <= maxValue
         else {
             throw RawImageError(
                 .invalidLevels,
