@@ -83,7 +83,9 @@ public enum RawDecoder {
     /// The buffer is not zeroed first, and a large file is read in a few pieces at once (`pread`), one per core: most
     /// of the time a fresh 50 MB buffer takes goes to page faults, which run in parallel (issue 7).
     public static func readFile(_ path: String) throws(DecodeError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
+        // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever (issue 17). It changes
+        // nothing for the regular files that are read.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw DecodeError(.io, "\(path): \(errorText())") }
         defer { close(descriptor) }
         var status = stat()

@@ -260,7 +260,10 @@ public struct InspectReport: Codable, Sendable {
             )
         }
         for warning in warnings { lines.append("Warning: \(warning)") }
-        return lines.joined(separator: "\n")
+        // Make, Model, LensModel, serial numbers, warnings and the path come from the file (or its name): a control
+        // character in one must neither reach the terminal (clear the screen, set the title) nor start a line of
+        // its own that looks like part of the report. Each line is escaped as camera strings in messages are.
+        return lines.map(\.visibleControlCharacters).joined(separator: "\n")
     }
 
     /// A number without a trailing `.0`.
