@@ -164,7 +164,7 @@ public enum LibRawDecoder {
                 storage: RawFileInfo.Storage(
                     path: "", compression: nil, layout: "\(rawWidth)×\(rawHeight) sensor", bitsPerSample: bits,
                     samplesPerPixel: 1),
-                previews: previewInfo(), warnings: warnings)
+                previews: previewInfo(), warnings: warnings, reader: .libRaw)
             return DecodedRaw(image: .cfa(frame), storedBitsPerSample: bits, info: info)
         }
 

@@ -83,6 +83,8 @@ public struct InspectReport: Codable, Sendable {
         public var location: String?
         /// NewRawImageDigest check: `verified`, `mismatch` (damaged pixel data), or absent when the file has none.
         public var rawImageDigest: String? = nil
+        /// Which decoder read the samples: `rawcap` (its own DNG and TIFF/EP reader) or `LibRaw 0.20.2-Release`.
+        public var reader: String = "rawcap"
     }
 
     /// One embedded preview.
@@ -175,7 +177,7 @@ public struct InspectReport: Codable, Sendable {
                 compression == .jpeg ? "lossless JPEG" : compression.description
             },
             layout: info.storage.layout, location: info.storage.path.isEmpty ? nil : info.storage.path,
-            rawImageDigest: digest == .absent ? nil : digest.rawValue)
+            rawImageDigest: digest == .absent ? nil : digest.rawValue, reader: info.reader.description)
         previews = info.previews.map {
             Preview(
                 location: $0.path, width: $0.width, height: $0.height, kind: $0.kind.description,
@@ -238,6 +240,7 @@ public struct InspectReport: Codable, Sendable {
             "Storage:",
             [storage.compression, storage.layout, storage.location.map { "in \($0)" }].compactMap { $0 }
                 .joined(separator: ", "))
+        add("Reader:", storage.reader)
         add(
             "Digest:",
             storage.rawImageDigest.map {

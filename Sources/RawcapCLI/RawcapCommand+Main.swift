@@ -1,4 +1,6 @@
 import ArgumentParser
+import FoundationEssentials
+import RawDecoders
 
 extension RawcapCommand {
     /// The entry point: argument-parser's own flow (parse, run, `exit(withError:)`), plus the JSON error object on
@@ -6,6 +8,8 @@ extension RawcapCommand {
     /// scripts get JSON for every failure. Usage text still goes to standard error for people.
     public static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // Vendor raw files (and DNGs rawcap's reader does not decode) go to LibRaw in a worker process.
+        RawDecoder.containedDecoder = DecodeWorker.containedDecoder(environment: ProcessInfo.processInfo.environment)
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -15,7 +15,10 @@ public struct RawcapCommand: AsyncParsableCommand {
             "message"}} on standard output.
             """,
         version: RawcapVersion.current,
-        subcommands: [Info.self, List.self, Config.self, Sim.self, Convert.self, Inspect.self, Shoot.self, Pull.self, Ls.self]
+        subcommands: [
+            Info.self, List.self, Config.self, Sim.self, Convert.self, Inspect.self, Shoot.self, Pull.self, Ls.self,
+            DecodeWorker.self,
+        ]
     )
 
     public init() {}

@@ -23,6 +23,7 @@ import Testing
         #expect(bytes.count < 64_000)
         let error = try #require(throws: DecodeError.self) { try TIFFRawReader.decode(bytes[...]) }
         #expect(error.code == .corrupt && error.detail.contains("share bytes"), "\(error)")
+        // It never reaches LibRaw either: the TIFF reader's refusal is not "unsupported".
         #expect(throws: DecodeError(.corrupt)) { try RawDecoder.decode(bytes[...]) }
     }
 
@@ -50,5 +51,21 @@ import Testing
         #expect(frame.metadata.lensModel == "Lens\nWarning: forged line")
     }
 
+    @Test func aDNGTheReaderDoesNotDecodeFallsBackToLibRaw() throws {
+        let (bytes, samples) = HostileCorpus.sevenBitStrips()
+        let refusal = try #require(throws: DecodeError.self) { try TIFFRawReader.decode(bytes[...]) }
+        #expect(refusal.code == .unsupported && refusal.detail.contains("7-bit"), "\(refusal)")
+        let decoded = try RawDecoder.decode(bytes[...])
+        #expect(decoded.info.reader == .libRaw)
+        #expect(decoded.info.container.description.hasPrefix("DNG 1.4"))
+        #expect(decoded.info.warnings.first?.contains("LibRaw did") == true)
+        #expect(decoded.frame?.samples == samples, "not the samples that went in")
+    }
 
+    @Test func aDNGNeitherDecoderReadsKeepsTheReadersError() throws {
+        var file = TestRawFile()
+        file.rawTags = [259: .short([65000])]  // a compression neither knows
+        let error = try #require(throws: DecodeError.self) { try RawDecoder.decode(file.build()[...]) }
+        #expect(error.code == .unsupported && error.detail.contains("LibRaw cannot decode it either"), "\(error)")
+    }
 }

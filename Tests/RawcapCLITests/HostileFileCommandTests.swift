@@ -70,6 +70,32 @@ import Testing
         #expect(try output.contents() == ["good-1.dng", "good.dng"])
     }
 
+    /// Issue 17: `rawcap convert a.dng crash.tif b.dng` wrote a.dng, died in LibRaw (exit 139) and never converted
+    /// b.dng. LibRaw now runs in a worker: the crash costs crash.tif, which is a bad input (65).
+    @Test func aFileThatCrashesLibRawCostsOnlyThatFile() async throws {
+        let folder = try TemporaryDirectory("hostile-crash")
+        let a = folder.file("a.dng").path
+        let b = folder.file("b.dng").path
+        try ConvertTestFiles.writeDNG(try ConvertTestFiles.frame(width: 64, height: 48, seed: 1), to: a)
+        try ConvertTestFiles.writeDNG(try ConvertTestFiles.frame(width: 64, height: 48, seed: 2), to: b)
+        let crash = folder.file("crash.tif").path
+        try FileManager.default.copyItem(atPath: Self.corpus("hostile-libraw-crash.tif"), toPath: crash)
+        let output = try TemporaryDirectory("hostile-crash-out")
+        let result = try await ConvertTestFiles.rawcap(["convert", a, crash, b, "-o", output.url.path, "--json"])
+        #expect(result.status == 65, "\(result.errorOutput)")
+        #expect(try output.contents() == ["a.dng", "b.dng"])
+        #expect(
+            result.errorOutput
+                == "rawcap convert: \(crash): decoderFailed: LibRaw crashed on this file (signal 11, SIGSEGV)\n",
+            "\(result.errorOutput)")
+        let lines = try ConvertTestFiles.jsonLines(result.output)
+        #expect(lines.count == 3)
+
+        let inspect = try await ConvertTestFiles.rawcap(["inspect", crash])
+        #expect(inspect.status == 65, "\(inspect.errorOutput)")
+        #expect(inspect.errorOutput.contains("LibRaw crashed"), "\(inspect.errorOutput)")
+    }
+
     /// Issue 17: a 57 KB DNG whose 6,096 lossless tiles all point at one 8 KB tile made `convert --linear` use 8 GB.
     @Test(arguments: ["hostile-shared-tiles.dng", "hostile-overlapping-strips.dng", "hostile-tiny-tiles.dng"])
     func memoryStaysBoundedByWhatTheFileHolds(name: String) async throws {
@@ -85,5 +111,25 @@ import Testing
         #expect(try output.contents().isEmpty)
     }
 
+    /// Issue 17: a DNG whose data rawcap's reader does not decode (here 7-bit samples; a Blackmagic CinemaDNG's SOF1
+    /// tiles take the same path) goes to LibRaw, and `inspect` says so.
+    @Test func aDNGRawcapsReaderRefusesIsReadByLibRaw() async throws {
+        let path = Self.corpus("fallback-7bit.dng")
+        let inspect = try await ConvertTestFiles.rawcap(["inspect", path, "--json"])
+        #expect(inspect.status == 0, "\(inspect.errorOutput)")
+        let object = try JSONSerialization.jsonObject(with: inspect.stdout) as? [String: Any]
+        let storage = try #require(object?["storage"] as? [String: Any])
+        #expect((storage["reader"] as? String)?.hasPrefix("LibRaw 0.") == true, "\(storage)")
+        #expect((storage["container"] as? String)?.hasPrefix("DNG 1.4") == true, "\(storage)")
+        let text = try await ConvertTestFiles.rawcap(["inspect", path])
+        #expect(text.output.contains("Reader:      LibRaw 0."), "\(text.output)")
 
+        let output = try TemporaryDirectory("fallback-out")
+        let convert = try await ConvertTestFiles.rawcap(["convert", path, "-o", output.url.path])
+        #expect(convert.status == 0, "\(convert.errorOutput)")
+        let expected = try #require(try LibRawDecoder.decode(try RawDecoder.readFile(path)[...]).frame)
+        let written = try #require(
+            try TIFFRawReader.decode(try RawDecoder.readFile(output.file("fallback-7bit.dng").path)[...]).frame)
+        #expect(written.samples == expected.samples, "not LibRaw's samples")
+    }
 }
