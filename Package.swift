@@ -67,7 +67,9 @@ let package = Package(
             name: "PTPRecord",
             dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "RawDecoders", dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw"]),
+        .target(
+            name: "RawDecoders",
+            dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw", "PlatformSupport"]),
         // MD5 of many tiles at once in SIMD lanes: the DNG raw digest, several times faster than one MD5 at a time.
         .target(name: "CMultiMD5"),
         .target(

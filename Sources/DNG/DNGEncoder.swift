@@ -61,11 +61,11 @@ public struct DNGEncoder: Sendable {
             try DNGEntry(.cfaPattern, .bytes(cfa.colors.map(\.rawValue))),
             try DNGEntry(.cfaPlaneColor, .bytes([0, 1, 2])),
             try DNGEntry(.cfaLayout, .short(1)),
-            try DNGEntry(.blackLevelRepeatDim, .shorts([UInt16(cfa.height), UInt16(cfa.width)])),
-            try DNGEntry(.blackLevel, .rationals(frame.blackLevels)),
+        ]
+        entries += try blackLevelEntries(frame.blackLevels, cfa: cfa)
+        entries += try scaleEntries(pixelAspectRatio: frame.pixelAspectRatio)
+        entries += [
             try DNGEntry(.whiteLevel, .longs([UInt32(frame.whiteLevel)])),
-            try DNGEntry(.defaultScale, .rationals([1, 1])),
-            try DNGEntry(.bestQualityScale, .rational(1)),
             try DNGEntry(.defaultCropOrigin, .rationals([Double(crop.x), Double(crop.y)])),
             try DNGEntry(.defaultCropSize, .rationals([Double(crop.width), Double(crop.height)])),
             try DNGEntry(.activeArea, .longs(try longs([active.y, active.x, active.bottom, active.right]))),
@@ -130,6 +130,36 @@ public struct DNGEncoder: Sendable {
     }
 
     // MARK: - Shared parts
+
+    /// BlackLevelRepeatDim and BlackLevel: one value with a 1×1 repeat when every CFA position has the same level,
+    /// as the DNG SDK writes it (its validator fails on an 8-bit white level with a 2×2 repeat: "Overflow in
+    /// Round_int32", issue 17), else one value per CFA position with the pattern's size.
+    func blackLevelEntries(_ levels: [Double], cfa: CFAPattern) throws(DNGError) -> [DNGEntry] {
+        if let first = levels.first, levels.allSatisfy({ $0 == first }) {
+            return [
+                try DNGEntry(.blackLevelRepeatDim, .shorts([1, 1])),
+                try DNGEntry(.blackLevel, .rationals([first])),
+            ]
+        }
+        return [
+            try DNGEntry(.blackLevelRepeatDim, .shorts([UInt16(cfa.height), UInt16(cfa.width)])),
+            try DNGEntry(.blackLevel, .rationals(levels)),
+        ]
+    }
+
+    /// DefaultScale and BestQualityScale for pixels `pixelAspectRatio` times as wide as they are tall (DNG 1.7
+    /// p.29-30): the width is scaled by the ratio and the height kept, and BestQualityScale undoes a shrinking
+    /// scale, so that narrow pixels (Nikon D1X, ratio 0.5) keep their resolution as the SDK writes them (0.5/1,
+    /// best quality 2) and wide ones (Kodak DC120, ratio 1.535) widen the picture.
+    func scaleEntries(pixelAspectRatio ratio: Double) throws(DNGError) -> [DNGEntry] {
+        guard ratio.isFinite, ratio > 0 else {
+            throw DNGError(.invalidInput, "pixel aspect ratio \(ratio) is not a positive number")
+        }
+        return [
+            try DNGEntry(.defaultScale, .rationals([ratio, 1])),
+            try DNGEntry(.bestQualityScale, .rational(ratio < 1 ? 1 / ratio : 1)),
+        ]
+    }
 
     private func checkOptions() throws(DNGError) {
         guard options.tileSize >= 16, options.tileSize % 16 == 0, options.tileSize <= 4096 else {

@@ -25,6 +25,8 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let io = Code(rawValue: "io")
         /// LibRaw failed with a code that none of the codes above describes; see ``DecodeError/libRawStatus``.
         public static let libRaw = Code(rawValue: "libRaw")
+        /// The contained decoder (``ContainedDecoder``) crashed, hung or ran out of its limits on the file.
+        public static let decoderFailed = Code(rawValue: "decoderFailed")
 
         public var description: String { rawValue }
     }

@@ -15,7 +15,8 @@ import WireFormat
 /// |---|---|
 /// | samples | `rawdata.raw_image`, `raw_width × raw_height`, rows `sizes.raw_pitch` bytes apart |
 /// | activeArea | `sizes.left_margin`, `top_margin`, `width`, `height` (the sensor's masked borders stay outside) |
-/// | defaultCrop | `sizes.raw_inset_crop` when the camera states one inside the active area, else the whole area |
+/// | defaultCrop | `sizes.raw_inset_crop` when the camera states one inside the active area, else RawFrame's margin |
+/// | pixelAspectRatio | `sizes.pixel_aspect` |
 /// | cfa | `libraw_COLOR` over the `filters` period (Bayer) or the 6×6 `xtrans` pattern, named through `idata.cdesc` |
 /// | blackLevels | `color.black` + `color.cblack[colour]` + the `cblack[6…]` pattern of `cblack[4] × cblack[5]` |
 /// | whiteLevel | `color.maximum`, lowered to the largest `color.linear_max` when the maker states one |
@@ -148,7 +149,7 @@ public enum LibRawDecoder {
             var warnings = messages
             let crop = defaultCrop(activeArea: activeArea)
             let color = colorCalibration(warnings: &warnings)
-            let frame: RawFrame
+            var frame: RawFrame
             do {
                 frame = try RawFrame(
                     width: rawWidth, height: rawHeight, bitsPerSample: bits, samples: samples, cfa: pattern.pattern,
@@ -157,12 +158,13 @@ public enum LibRawDecoder {
             } catch {
                 throw DecodeError(.corrupt, "LibRaw's values do not form a frame: \(error)")
             }
+            frame.pixelAspectRatio = pixelAspectRatio(warnings: &warnings)
             let info = RawFileInfo(
                 container: .vendor(decoderName()),
                 storage: RawFileInfo.Storage(
                     path: "", compression: nil, layout: "\(rawWidth)×\(rawHeight) sensor", bitsPerSample: bits,
                     samplesPerPixel: 1),
-                previews: previewInfo(), warnings: warnings)
+                previews: previewInfo(), warnings: warnings, reader: .libRaw)
             return DecodedRaw(image: .cfa(frame), storedBitsPerSample: bits, info: info)
         }
 
@@ -269,16 +271,29 @@ public enum LibRawDecoder {
             return linear.max() ?? maximum
         }
 
-        /// The camera's crop (`raw_inset_crop`, sensor coordinates) relative to the active area, when set and
-        /// inside it; otherwise the whole active area.
-        func defaultCrop(activeArea: PixelRect) -> PixelRect {
+        /// The camera's crop (`raw_inset_crop`, sensor coordinates) relative to the active area, when set, inside
+        /// it and smaller than it; otherwise `nil`, and the frame takes ``RawImage/RawFrame``'s default crop, a
+        /// margin inside the active area for demosaicing (Adobe's validator warns about less than 2 pixels).
+        func defaultCrop(activeArea: PixelRect) -> PixelRect? {
             let inset = handle.pointee.sizes.raw_inset_crop
             let whole = PixelRect(width: activeArea.width, height: activeArea.height)
-            guard inset.cleft != 0xFFFF, inset.ctop != 0xFFFF, inset.cwidth > 0, inset.cheight > 0 else { return whole }
+            guard inset.cleft != 0xFFFF, inset.ctop != 0xFFFF, inset.cwidth > 0, inset.cheight > 0 else { return nil }
             let crop = PixelRect(
                 x: Int(inset.cleft) - activeArea.x, y: Int(inset.ctop) - activeArea.y, width: Int(inset.cwidth),
                 height: Int(inset.cheight))
-            return whole.contains(crop) ? crop : whole
+            return whole.contains(crop) && crop != whole ? crop : nil
+        }
+
+        /// LibRaw's `pixel_aspect` (pixel width over height; dcraw sets it for a few cameras with non-square
+        /// photosites, and from a DNG's DefaultScale), or 1 when it is absurd.
+        func pixelAspectRatio(warnings: inout [String]) -> Double {
+            let ratio = handle.pointee.sizes.pixel_aspect
+            guard ratio != 1 else { return 1 }
+            guard ratio.isFinite, (RawFrame.pixelAspectRatioRange).contains(ratio) else {
+                warnings.append("LibRaw's pixel aspect ratio \(ratio) is out of range; using square pixels")
+                return 1
+            }
+            return ratio
         }
 
         // MARK: Colour and metadata

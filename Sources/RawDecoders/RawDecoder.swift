@@ -1,3 +1,4 @@
+import PlatformSupport
 import RawImage
 import WireFormat
 
@@ -51,14 +52,71 @@ public enum RawDecoder {
         return .vendor
     }
 
-    /// Decodes the raw image in `bytes`.
+    /// Decodes the raw image in `bytes`: a DNG or TIFF/EP with rawcap's reader, falling back to LibRaw when the
+    /// reader does not decode the file's form (lossy JPEG tiles, another compression; ``RawFileInfo/reader`` says
+    /// which decoded it); anything else with LibRaw. LibRaw runs in ``containedDecoder`` when one is set.
     ///
-    /// - Throws: ``DecodeError``.
+    /// - Throws: ``DecodeError``; for a DNG or TIFF/EP that neither decodes, rawcap's reader's error with LibRaw's
+    ///   added to its detail.
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> DecodedRaw {
         switch detectFormat(bytes) {
-        case .dng, .tiffEP: try TIFFRawReader.decode(bytes)
-        case .vendor: try LibRawDecoder.decode(bytes)
+        case .dng, .tiffEP:
+            do {
+                return try TIFFRawReader.decode(bytes)
+            } catch where error.code == .unsupported {
+                return try decodeWithLibRaw(bytes, refusedBecause: error)
+            }
+        case .vendor:
+            return try vendorDecode(bytes)
         }
+    }
+
+    /// A DNG or TIFF/EP that rawcap's reader refused as `.unsupported`, decoded by LibRaw; described as the TIFF
+    /// reader sees it (container, compression, previews), without its NewRawImageDigest (LibRaw's samples of lossy
+    /// data need not be the ones the digest was made from).
+    static func decodeWithLibRaw(_ bytes: ArraySlice<UInt8>, refusedBecause refusal: DecodeError)
+        throws(DecodeError) -> DecodedRaw
+    {
+        var decoded: DecodedRaw
+        do {
+            decoded = try vendorDecode(bytes)
+        } catch {
+            throw DecodeError(
+                refusal.code, at: refusal.offset, "\(refusal.detail); LibRaw cannot decode it either: \(error)",
+                libRawStatus: error.libRawStatus)
+        }
+        if let structure = try? TIFFRawReader.structure(of: bytes),
+            let raw = try? TIFFRawReader.rawDirectory(in: structure)
+        {
+            var info = TIFFRawReader.fileInfo(structure, raw: raw)
+            info.rawImageDigest = nil
+            info.warnings += decoded.info.warnings
+            decoded.info = info
+        }
+        decoded.info.reader = .libRaw
+        decoded.info.warnings.insert("rawcap's reader does not decode this file (\(refusal.detail)); LibRaw did", at: 0)
+        return decoded
+    }
+
+    /// The process-wide ``ContainedDecoder`` that vendor raw files are decoded in, or `nil` (the default) to call
+    /// LibRaw in this process. The rawcap binary sets one at start (its own `decode-worker` subcommand).
+    public static var containedDecoder: ContainedDecoder? {
+        get { vendorDecoderSetting.get() }
+        set { vendorDecoderSetting.set(newValue) }
+    }
+
+    private static let vendorDecoderSetting = LockedSetting()
+
+    /// ``LibRawDecoder/decode(_:)``, contained when ``containedDecoder`` is set.
+    public static func vendorDecode(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> DecodedRaw {
+        if let contained = containedDecoder { return try contained.decode(bytes) }
+        return try LibRawDecoder.decode(bytes)
+    }
+
+    /// ``LibRawDecoder/preview(_:)``, contained when ``containedDecoder`` is set.
+    public static func vendorPreview(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> EmbeddedPreview? {
+        if let contained = containedDecoder { return try contained.preview(bytes) }
+        return try LibRawDecoder.preview(bytes)
     }
 
     /// Reads and decodes the file at `path`.
@@ -74,7 +132,7 @@ public enum RawDecoder {
     public static func embeddedPreview(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> EmbeddedPreview? {
         switch detectFormat(bytes) {
         case .dng, .tiffEP: try TIFFRawReader.embeddedPreview(in: TIFFRawReader.structure(of: bytes), bytes: bytes)
-        case .vendor: try LibRawDecoder.preview(bytes)
+        case .vendor: try vendorPreview(bytes)
         }
     }
 
@@ -83,7 +141,9 @@ public enum RawDecoder {
     /// The buffer is not zeroed first, and a large file is read in a few pieces at once (`pread`), one per core: most
     /// of the time a fresh 50 MB buffer takes goes to page faults, which run in parallel (issue 7).
     public static func readFile(_ path: String) throws(DecodeError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
+        // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever (issue 17). It changes
+        // nothing for the regular files that are read.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw DecodeError(.io, "\(path): \(errorText())") }
         defer { close(descriptor) }
         var status = stat()
@@ -130,4 +190,22 @@ public enum RawDecoder {
     }
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// A ``ContainedDecoder`` setting read and written from any thread.
+private final class LockedSetting: @unchecked Sendable {
+    private let lock = ThreadCondition()
+    private var value: ContainedDecoder?
+
+    func get() -> ContainedDecoder? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set(_ newValue: ContainedDecoder?) {
+        lock.lock()
+        defer { lock.unlock() }
+        value = newValue
+    }
 }

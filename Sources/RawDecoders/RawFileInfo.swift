@@ -74,8 +74,26 @@ public struct RawFileInfo: Sendable {
         public var description: String { "\(width)×\(height) \(kind) (\(byteCount) bytes) in \(path)" }
     }
 
+    /// Which decoder read the samples.
+    public enum Reader: String, Hashable, Sendable, CustomStringConvertible {
+        /// rawcap's own TIFF reader (DNG, TIFF/EP).
+        case rawcap
+        /// LibRaw: every vendor format, and a DNG or TIFF/EP whose data rawcap's reader does not decode (lossy JPEG
+        /// tiles, say).
+        case libRaw
+
+        public var description: String {
+            switch self {
+            case .rawcap: "rawcap"
+            case .libRaw: "LibRaw \(LibRawDecoder.libraryVersion)"
+            }
+        }
+    }
+
     /// The container.
     public var container: Container
+    /// Which decoder read the samples.
+    public var reader: Reader
     /// The TIFF byte order, when the file is a TIFF.
     public var byteOrder: ByteOrder?
     /// How the raw image is stored.
@@ -92,9 +110,10 @@ public struct RawFileInfo: Sendable {
     /// Creates a description.
     public init(
         container: Container, byteOrder: ByteOrder? = nil, storage: Storage, previews: [Preview] = [],
-        warnings: [String] = [], rawImageDigest: [UInt8]? = nil
+        warnings: [String] = [], rawImageDigest: [UInt8]? = nil, reader: Reader = .rawcap
     ) {
         self.container = container
+        self.reader = reader
         self.byteOrder = byteOrder
         self.storage = storage
         self.previews = previews

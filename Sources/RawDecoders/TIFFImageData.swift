@@ -1,3 +1,4 @@
+import LosslessJPEG
 import RawImage
 import WireFormat
 
@@ -26,6 +27,7 @@ enum TIFFImageData {
         of directory: TIFFDirectory, in bytes: ArraySlice<UInt8>, byteOrder: ByteOrder
     ) throws(DecodeError) -> (samples: [UInt16], maximum: UInt16) {
         let geometry = try Geometry(directory)
+        try checkDataHoldsTheImage(directory, geometry: geometry, in: bytes)
         var failure: DecodeError?
         var maximum: UInt16 = 0
         // Not zeroed first: every block writes all of its visible samples or throws, the blocks cover the image, and
@@ -57,6 +59,76 @@ enum TIFFImageData {
         }
         if let failure { throw failure }
         return (samples, maximum)
+    }
+
+    /// The fewest bytes a lossless JPEG block of `samples` samples can hold: every sample costs at least one bit
+    /// (a Huffman code is never shorter, ITU T.81 Annex C).
+    static func minimumLosslessJPEGBytes(samples: Int) -> Int { (samples + 7) / 8 }
+
+    /// Refuses, before the image is allocated, data that cannot hold the image it claims, so that memory stays
+    /// bounded by what the file really holds (issue 17: a 57 KB file of 6,096 lossless tiles that all point at one
+    /// 8 KB tile claimed 32512×12288 pixels, 800 MB of samples, 8 GB once rendered):
+    /// - every strip or tile lies inside the file (`.truncated`);
+    /// - no two share bytes (`.corrupt`): each block's data is its own, as TIFF 6.0 §15 lays them out;
+    /// - a lossless JPEG block has at least one bit per sample (`.corrupt`); an uncompressed one is checked for its
+    ///   exact size when it is unpacked.
+    static func checkDataHoldsTheImage(
+        _ directory: TIFFDirectory, geometry: Geometry, in bytes: ArraySlice<UInt8>
+    ) throws(DecodeError) {
+        switch directory.compression {
+        case .none: break
+        case .jpeg:
+            // Lossy JPEG tiles (a CinemaDNG's SOF1) are refused here, before anything is allocated, as what they
+            // are: a form rawcap's reader does not decode (RawDecoder then hands the file to LibRaw).
+            if let first = try? blockBytes(directory, index: 0, in: bytes) {
+                do throws(LJ92Error) {
+                    _ = try LJ92Decoder.frameHeader(of: first)
+                } catch where error.code == .unsupportedProcess {
+                    throw DecodeError(
+                        .unsupported, at: error.offset,
+                        "\(directory.path): lossless JPEG strip/tile at (0, 0): \(error.detail.isEmpty ? "\(error.code)" : error.detail)")
+                } catch {
+                    // Anything else wrong with it is reported where the block is decoded.
+                }
+            }
+        default:
+            throw DecodeError(
+                .unsupported, "\(directory.path): compression \(directory.compression) is not read by rawcap")
+        }
+        var ranges: [(start: UInt64, end: UInt64, block: Int)] = []
+        ranges.reserveCapacity(geometry.blockCount)
+        let blockSamples = geometry.blockWidth * geometry.blockHeight * geometry.samplesPerPixel
+        for block in 0..<geometry.blockCount {
+            let offset = directory.dataOffsets[block]
+            let count = directory.dataByteCounts[block]
+            let (end, overflow) = offset.addingReportingOverflow(count)
+            guard !overflow, end <= UInt64(bytes.count) else {
+                throw DecodeError(
+                    .truncated, at: Int(exactly: offset),
+                    "\(directory.path): strip/tile \(block) (\(count) bytes at \(offset)) ends beyond the \(bytes.count)-byte file"
+                )
+            }
+            if directory.compression == .jpeg {
+                // Strips: the last one holds only the rows left.
+                let samples =
+                    geometry.isTiled ? blockSamples : geometry.region(ofBlock: block).storedHeight * geometry.width
+                        * geometry.samplesPerPixel
+                guard count >= UInt64(minimumLosslessJPEGBytes(samples: samples)) else {
+                    throw DecodeError(
+                        .corrupt, at: Int(exactly: offset),
+                        "\(directory.path): strip/tile \(block) holds \(count) bytes, too few for \(samples) samples of lossless JPEG"
+                    )
+                }
+            }
+            if count > 0 { ranges.append((offset, end, block)) }
+        }
+        ranges.sort { $0.start < $1.start }
+        for (previous, next) in zip(ranges, ranges.dropFirst()) where next.start < previous.end {
+            throw DecodeError(
+                .corrupt, at: Int(exactly: next.start),
+                "\(directory.path): strips/tiles \(previous.block) and \(next.block) share bytes \(next.start)…; each must hold data of its own"
+            )
+        }
     }
 
     /// The largest sample of a block's visible part of `output`.

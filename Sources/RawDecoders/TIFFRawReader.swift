@@ -158,11 +158,14 @@ public enum TIFFRawReader {
         }
         let crop = tags.defaultCrop(activeArea: activeArea)
         let color = tags.colorCalibration(planeColors: planeColors)
+        let aspect = tags.pixelAspectRatio()
         do {
-            return try RawFrame(
+            var frame = try RawFrame(
                 width: raw.width, height: raw.height, bitsPerSample: bits, samples: samples, cfa: pattern,
                 blackLevels: blackLevels, whiteLevel: whiteLevel, activeArea: activeArea, defaultCrop: crop,
                 color: color, metadata: metadata)
+            frame.pixelAspectRatio = aspect
+            return frame
         } catch {
             throw DecodeError(.corrupt, "\(raw.path): \(error)")
         }
@@ -183,7 +186,8 @@ public enum TIFFRawReader {
         let blackLevels = try tags.linearBlackLevels()
         let defaultWhite = table.map { Int($0.max() ?? 0) } ?? (1 << raw.bitsPerSample) - 1
         let whiteLevels = tags.whiteLevels(samplesPerPixel: 3, default: defaultWhite)
-        let relative = tags.defaultCrop(activeArea: activeArea)
+        let relative =
+            tags.defaultCrop(activeArea: activeArea) ?? PixelRect(width: activeArea.width, height: activeArea.height)
         let crop = PixelRect(
             x: relative.x + activeArea.x, y: relative.y + activeArea.y, width: relative.width, height: relative.height)
         do {

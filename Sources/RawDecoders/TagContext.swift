@@ -112,26 +112,40 @@ struct TagContext {
         return PixelRect(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
     }
 
-    /// DefaultCropOrigin/Size relative to the active area (DNG 1.7 p.30), rounded to whole pixels; the whole
-    /// active area (DNG's default) when absent, or with a warning when it does not fit.
-    mutating func defaultCrop(activeArea: PixelRect) -> PixelRect {
+    /// DefaultCropOrigin/Size relative to the active area (DNG 1.7 p.30), rounded to whole pixels; `nil` when the
+    /// file gives none (a TIFF/EP never does), or with a warning when it does not fit: the caller then chooses (a
+    /// CFA frame keeps a margin for demosaicing, ``RawImage/RawFrame/defaultCrop(forActiveArea:)``; a LinearRaw
+    /// image the whole active area, DNG's default).
+    mutating func defaultCrop(activeArea: PixelRect) -> PixelRect? {
         let whole = PixelRect(width: activeArea.width, height: activeArea.height)
         guard let origin = raw[.defaultCropOrigin]?.doubles, let size = raw[.defaultCropSize]?.doubles else {
-            return whole
+            return nil
         }
         guard origin.count == 2, size.count == 2, (origin + size).allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else {
-            warnings.append(
-                "DefaultCropOrigin \(origin) / DefaultCropSize \(size) are malformed; using the active area")
-            return whole
+            warnings.append("DefaultCropOrigin \(origin) / DefaultCropSize \(size) are malformed; ignored")
+            return nil
         }
         let crop = PixelRect(
             x: Int(origin[0].rounded()), y: Int(origin[1].rounded()), width: Int(size[0].rounded()),
             height: Int(size[1].rounded()))
         guard crop.width > 0, crop.height > 0, whole.contains(crop) else {
-            warnings.append("default crop \(crop) does not fit the active area \(activeArea); using the active area")
-            return whole
+            warnings.append("default crop \(crop) does not fit the active area \(activeArea); ignored")
+            return nil
         }
         return crop
+    }
+
+    /// DefaultScale (DNG 1.7 p.29) as a pixel aspect ratio, horizontal over vertical factor; 1 when absent, and
+    /// with a warning when malformed or outside ``RawImage/RawFrame/pixelAspectRatioRange``.
+    mutating func pixelAspectRatio() -> Double {
+        guard let value = raw[.defaultScale] else { return 1 }
+        guard let scale = value.doubles, scale.count == 2, scale[0] > 0, scale[1] > 0,
+            case let ratio = scale[0] / scale[1], ratio.isFinite, RawFrame.pixelAspectRatioRange.contains(ratio)
+        else {
+            warnings.append("DefaultScale \(value) is malformed; using square pixels")
+            return 1
+        }
+        return ratio
     }
 
     // MARK: Levels

@@ -29,6 +29,13 @@ public struct RawFrame: Sendable {
     /// The part of the active area meant for display, relative to the active area's top-left
     /// (DNG DefaultCropOrigin/DefaultCropSize).
     public let defaultCrop: PixelRect
+    /// How many times wider than tall one photosite is (LibRaw's `pixel_aspect`, DNG DefaultScale's horizontal over
+    /// vertical factor): 1 for square pixels, which nearly every sensor has; a Kodak DC120's are 1.535, a Nikon
+    /// D1X's 0.5. Readers stretch the picture by it to show the scene at its shape.
+    public var pixelAspectRatio: Double = 1
+
+    /// The pixel aspect ratios readers accept from a file; anything outside is treated as a damaged value.
+    public static let pixelAspectRatioRange = 0.0625...16.0
     /// How the sensor's colours relate to XYZ and the white balance at capture.
     public var color: ColorCalibration
     /// Camera, lens, exposure and time of the shot.
@@ -73,8 +80,10 @@ public struct RawFrame: Sendable {
             throw RawImageError(
                 .invalidLevels, "\(blackLevels.count) black levels for a \(cfa.width)×\(cfa.height) pattern")
         }
+        // Compared as doubles: a black level from a file can be any finite double (1e300), which converting to Int
+        // would trap on.
         guard blackLevels.allSatisfy({ $0.isFinite && $0 >= 0 }), let maxBlack = blackLevels.max(),
-            whiteLevel > Int(maxBlack.rounded(.up)), whiteLevel <= maxValue
+            maxBlack.rounded(.up) < Double(whiteLevel), whiteLevel <= maxValue
         else {
             throw RawImageError(
                 .invalidLevels,
@@ -103,12 +112,15 @@ public struct RawFrame: Sendable {
         self.metadata = metadata
     }
 
-    /// The crop rawcap uses when none is given: the active area less 8 pixels on each side, rounded so the crop
-    /// starts on a pattern boundary of 2, or the whole active area when it is smaller than 32 pixels on a side.
+    /// The crop rawcap uses when none is given: the active area less a margin on each side, so demosaicing has
+    /// neighbours at the crop's edge. The DNG SDK's validator warns ("Too little padding … of CFA image") below
+    /// 1.9 pixels on any side; Adobe's converter keeps a few pixels. The margin is 8 pixels on a side of 32 or more,
+    /// 2 on a side of 8 to 31, and none on a smaller side; it is even, so the crop starts on a boundary of a 2×2
+    /// pattern.
     public static func defaultCrop(forActiveArea active: PixelRect) -> PixelRect {
-        let margin = 8
-        guard active.width >= 32, active.height >= 32 else { return PixelRect(width: active.width, height: active.height) }
-        return PixelRect(x: margin, y: margin, width: active.width - 2 * margin, height: active.height - 2 * margin)
+        func margin(_ extent: Int) -> Int { extent >= 32 ? 8 : extent >= 8 ? 2 : 0 }
+        let (x, y) = (margin(active.width), margin(active.height))
+        return PixelRect(x: x, y: y, width: active.width - 2 * x, height: active.height - 2 * y)
     }
 
     /// The sample at `row`, `column` (absolute frame coordinates).

@@ -16,16 +16,21 @@ struct InputFile {
 
     /// Reads `path`.
     ///
-    /// - Throws: ``CommandFailure`` with ``SysExit/noInput`` when the file does not exist or cannot be opened,
+    /// - Throws: ``CommandFailure`` with ``SysExit/noInput`` when the file does not exist, cannot be opened or is
+    ///   not a regular file (a FIFO, a device: refused at once rather than read until they end, if ever),
     ///   ``SysExit/dataError`` when it is too large, ``SysExit/ioError`` when reading fails part-way.
     init(path: String) throws(CommandFailure) {
         self.path = path
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(SysExit.noInput, "\(path): no such file")
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw CommandFailure(SysExit.noInput, "\(path): \(errno == ENOENT ? "no such file" : Self.errorText())")
         }
-        guard !isDirectory else { throw CommandFailure(SysExit.noInput, "\(path): is a folder") }
-        guard FileManager.default.isReadableFile(atPath: path) else {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw CommandFailure(SysExit.noInput, "\(path): is a folder")
+        default: throw CommandFailure(SysExit.noInput, "\(path): not a regular file")
+        }
+        guard access(path, R_OK) == 0 else {
             throw CommandFailure(SysExit.noInput, "\(path): permission denied")
         }
         do {
@@ -34,6 +39,8 @@ struct InputFile {
             throw CommandFailure(SysExit.status(for: error), error.description)
         }
     }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
 
     /// Decodes the file.
     func decode() throws(CommandFailure) -> DecodedRaw {

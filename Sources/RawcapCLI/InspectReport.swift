@@ -90,6 +90,8 @@ public struct InspectReport: Codable, Sendable {
         public var location: String?
         /// NewRawImageDigest check: `verified`, `mismatch` (damaged pixel data), or absent when the file has none.
         public var rawImageDigest: String? = nil
+        /// Which decoder read the samples: `rawcap` (its own DNG and TIFF/EP reader) or `LibRaw 0.20.2-Release`.
+        public var reader: String = "rawcap"
     }
 
     /// One embedded preview.
@@ -182,7 +184,7 @@ public struct InspectReport: Codable, Sendable {
                 compression == .jpeg ? "lossless JPEG" : compression.description
             },
             layout: info.storage.layout, location: info.storage.path.isEmpty ? nil : info.storage.path,
-            rawImageDigest: digest == .absent ? nil : digest.rawValue)
+            rawImageDigest: digest == .absent ? nil : digest.rawValue, reader: info.reader.description)
         previews = info.previews.map {
             Preview(
                 location: $0.path, width: $0.width, height: $0.height, kind: $0.kind.description,
@@ -245,6 +247,7 @@ public struct InspectReport: Codable, Sendable {
             "Storage:",
             [storage.compression, storage.layout, storage.location.map { "in \($0)" }].compactMap { $0 }
                 .joined(separator: ", "))
+        add("Reader:", storage.reader)
         add(
             "Digest:",
             storage.rawImageDigest.map {
@@ -267,7 +270,10 @@ public struct InspectReport: Codable, Sendable {
             )
         }
         for warning in warnings { lines.append("Warning: \(warning)") }
-        return lines.joined(separator: "\n")
+        // Make, Model, LensModel, serial numbers, warnings and the path come from the file (or its name): a control
+        // character in one must neither reach the terminal (clear the screen, set the title) nor start a line of
+        // its own that looks like part of the report. Each line is escaped as camera strings in messages are.
+        return lines.map(\.visibleControlCharacters).joined(separator: "\n")
     }
 
     /// A number without a trailing `.0`.

@@ -1,5 +1,7 @@
 import ArgumentParser
+import FoundationEssentials
 import PlatformSupport
+import RawDecoders
 
 extension RawcapCommand {
     /// The entry point: argument-parser's own flow (parse, run, `exit(withError:)`), with three habits of its own:
@@ -9,6 +11,8 @@ extension RawcapCommand {
     /// scripts get JSON for every failure.
     public static func main() async {
         let arguments = movingLeadingOptions(Array(CommandLine.arguments.dropFirst()))
+        // Vendor raw files (and DNGs rawcap's reader does not decode) go to LibRaw in a worker process.
+        RawDecoder.containedDecoder = DecodeWorker.containedDecoder(environment: ProcessInfo.processInfo.environment)
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

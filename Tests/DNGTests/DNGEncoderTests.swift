@@ -257,3 +257,79 @@ extension DNGEncoderTests {
         }
     }
 }
+
+/// What Adobe's `dng_validate` (DNG SDK 1.7) asks of a CFA image beyond the specification, checked on the plan:
+/// its `dng_ifd::IsValidDNG` warns "Too little padding on left/top/right/bottom edge of CFA image" when the default
+/// crop leaves less than 1.9 pixels of the active area on a side, and fails with "Overflow in Round_int32" on an
+/// 8-bit white level with a 2×2 BlackLevel repeat (issue 17).
+extension DNGEncoderTests {
+    /// The validator's padding sides that are too thin, for a CFA raw directory.
+    static func thinPaddingSides(_ raw: DNGDirectory) -> [String] {
+        guard case .rationals(let origin)? = raw[.defaultCropOrigin], case .rationals(let size)? = raw[.defaultCropSize],
+            case .longs(let area)? = raw[.activeArea], origin.count == 2, size.count == 2, area.count == 4
+        else { return ["crop or active area missing"] }
+        let (width, height) = (Double(area[3]) - Double(area[1]), Double(area[2]) - Double(area[0]))
+        let minimumPadding = 1.9
+        var sides: [String] = []
+        if origin[0] < minimumPadding { sides.append("left") }
+        if origin[1] < minimumPadding { sides.append("top") }
+        if origin[0] + size[0] > width - minimumPadding { sides.append("right") }
+        if origin[1] + size[1] > height - minimumPadding { sides.append("bottom") }
+        return sides
+    }
+
+    @Test(arguments: [(48, 44), (64, 48), (33, 31), (20, 16), (8, 8), (4000, 3000)])
+    func theDefaultCropLeavesPaddingForDemosaicing(width: Int, height: Int) throws {
+        let frame = try RawFrame(
+            width: width, height: height, bitsPerSample: 12,
+            samples: TestImages.samples(count: width * height, maximum: 4095, seed: 3), cfa: .rggb,
+            blackLevels: [64, 64, 64, 64], whiteLevel: 4095)
+        let plan = try DNGEncoder(options: DNGOptions(writesRawDigest: false))
+            .plan(for: frame, previews: try TestImages.previews(of: frame))
+        let raw = try #require(plan.rawDirectory)
+        #expect(Self.thinPaddingSides(raw).isEmpty, "\(width)×\(height): crop \(frame.defaultCrop)")
+        // Even offsets: the crop starts on a 2×2 pattern boundary.
+        #expect(frame.defaultCrop.x % 2 == 0 && frame.defaultCrop.y % 2 == 0)
+    }
+
+    @Test(arguments: [8, 12, 16])
+    func equalBlackLevelsAreOneValueWithA1x1Repeat(bits: Int) throws {
+        let white = bits == 8 ? 255 : (1 << bits) - 1
+        let frame = try RawFrame(
+            width: 40, height: 32, bitsPerSample: bits,
+            samples: TestImages.samples(count: 40 * 32, maximum: white, seed: 5), cfa: .gbrg,
+            blackLevels: [16, 16, 16, 16], whiteLevel: white)
+        let raw = try #require(try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).rawDirectory)
+        #expect(raw[.blackLevelRepeatDim] == .shorts([1, 1]))
+        #expect(raw[.blackLevel] == .rationals([16]))
+        #expect(raw[.whiteLevel] == .longs([UInt32(white)]))
+    }
+
+    @Test func unequalBlackLevelsKeepThePatternRepeat() throws {
+        let frame = try RawFrame(
+            width: 40, height: 32, bitsPerSample: 12,
+            samples: TestImages.samples(count: 40 * 32, maximum: 4095, seed: 5), cfa: .rggb,
+            blackLevels: [16, 16, 16, 17], whiteLevel: 4095)
+        let raw = try #require(try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).rawDirectory)
+        #expect(raw[.blackLevelRepeatDim] == .shorts([2, 2]))
+        #expect(raw[.blackLevel] == .rationals([16, 16, 16, 17]))
+    }
+
+    @Test(arguments: [(1.0, 1.0), (1.535, 1.0), (0.5, 2.0)])
+    func thePixelAspectRatioBecomesDefaultScale(ratio: Double, bestQuality: Double) throws {
+        var frame = try TestImages.frame(width: 48, height: 44, bitsPerSample: 8, cfa: .rggb)
+        frame.pixelAspectRatio = ratio
+        let raw = try #require(try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).rawDirectory)
+        #expect(raw[.defaultScale] == .rationals([ratio, 1]))
+        #expect(raw[.bestQualityScale] == .rational(bestQuality))
+    }
+
+    @Test(arguments: [0.0, -1, .nan, .infinity])
+    func anUnusablePixelAspectRatioIsRefused(ratio: Double) throws {
+        var frame = try TestImages.frame(width: 48, height: 44, bitsPerSample: 8, cfa: .rggb)
+        frame.pixelAspectRatio = ratio
+        #expect(throws: DNGError(.invalidInput)) {
+            try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame))
+        }
+    }
+}

@@ -19,9 +19,14 @@ import Testing
         /// Also demosaic with LibRaw (rawpy postprocess, dcraw_emu). LibRaw's X-Trans demosaic needs at least
         /// 512×512 visible pixels, so only the large cases render.
         let render: Bool
+        /// One black level for every CFA position (written as BlackLevelRepeatDim 1×1).
+        var uniformBlack = false
+        /// Non-square pixels (written as DefaultScale).
+        var pixelAspectRatio = 1.0
 
         var name: String {
             "\(cfa.name.replacingOccurrences(of: "-", with: ""))-\(bitsPerSample)bit-\(width)x\(height)"
+                + (uniformBlack ? "-oneblack" : "") + (pixelAspectRatio == 1 ? "" : "-aspect\(pixelAspectRatio)")
         }
         var description: String { name }
     }
@@ -38,7 +43,31 @@ import Testing
         } + [
             Case(cfa: .rggb, bitsPerSample: 14, width: 300, height: 200, render: true),
             Case(cfa: .xTrans, bitsPerSample: 14, width: 530, height: 524, render: true),
+            // A Kodak DC120's shape: 8-bit, one black level, pixels 1.535 times as wide as tall (issue 17); and
+            // narrow pixels, as a Nikon D1X's.
+            Case(
+                cfa: .gbrg, bitsPerSample: 8, width: 64, height: 48, render: false, uniformBlack: true,
+                pixelAspectRatio: 1.535),
+            Case(
+                cfa: .rggb, bitsPerSample: 12, width: 300, height: 200, render: true, uniformBlack: true,
+                pixelAspectRatio: 0.5),
         ]
+
+    /// The test frame for `testCase`.
+    static func frame(_ testCase: Case, seed: UInt64) throws -> RawFrame {
+        var frame = try TestImages.frame(
+            width: testCase.width, height: testCase.height, bitsPerSample: testCase.bitsPerSample, cfa: testCase.cfa,
+            seed: seed)
+        if testCase.uniformBlack {
+            frame = try RawFrame(
+                width: frame.width, height: frame.height, bitsPerSample: frame.bitsPerSample, samples: frame.samples,
+                cfa: frame.cfa, blackLevels: frame.blackLevels.map { _ in frame.blackLevels[0] },
+                whiteLevel: frame.whiteLevel, activeArea: frame.activeArea, color: frame.color,
+                metadata: frame.metadata)
+        }
+        frame.pixelAspectRatio = testCase.pixelAspectRatio
+        return frame
+    }
 
     static let compressions: [DNGOptions.Compression] = [.none, .lossless]
 
@@ -50,9 +79,7 @@ import Testing
         var written: [(testCase: Case, frame: RawFrame, path: String)] = []
 
         for (index, testCase) in Self.cases.enumerated() {
-            let frame = try TestImages.frame(
-                width: testCase.width, height: testCase.height, bitsPerSample: testCase.bitsPerSample,
-                cfa: testCase.cfa, seed: UInt64(index + 1))
+            let frame = try Self.frame(testCase, seed: UInt64(index + 1))
             let plan = try encoder.plan(for: frame, previews: try TestImages.previews(of: frame))
             let path = folder.file("\(testCase.name).dng").path
             try DNGWriter.write(plan, to: path)
@@ -73,7 +100,7 @@ import Testing
                 "cfa": frame.cfa.colors.map(\.description).joined(), "cfa_size": [frame.cfa.height, frame.cfa.width],
                 "active": [active.y, active.x, active.bottom, active.right], "black": frame.blackLevels,
                 "white": frame.whiteLevel, "digest_bytes_per_sample": frame.bitsPerSample <= 8 ? 1 : 2,
-                "render": testCase.render,
+                "render": testCase.render, "aspect": testCase.pixelAspectRatio,
             ])
         }
 
@@ -87,8 +114,9 @@ import Testing
         let rawIdentify = try ExternalTool.require("raw-identify")
         let dcrawEmu = try ExternalTool.require("dcraw_emu")
         for (testCase, frame, path) in written {
-            // dcraw 9.28: document mode, 16-bit, no flip. It outputs the active area.
-            let dcrawResult = try await Subprocess.runDetached(dcraw, ["-D", "-4", "-t", "0", "-c", path])
+            // dcraw 9.28: document mode, 16-bit, no flip, no stretching of non-square pixels (-j). It outputs the
+            // active area.
+            let dcrawResult = try await Subprocess.runDetached(dcraw, ["-D", "-4", "-j", "-t", "0", "-c", path])
             #expect(dcrawResult.status == 0, "\(testCase): dcraw \(dcrawResult.errorOutput)")
             if dcrawResult.status == 0 {
                 let image = try InteropSupport.readPGM16(dcrawResult.stdout)

@@ -158,6 +158,21 @@ import WireFormat
         #expect(throws: DecodeError(.corrupt)) { try TIFFRawReader.decode(file.build()[...]) }
     }
 
+    /// A finite but absurd black level (one DOUBLE of 1e300, directly or through BlackLevelDeltaV) once trapped
+    /// converting to Int in RawFrame (issue 17): it must be a typed error.
+    @Test(arguments: [
+        [UInt16(50714): TIFFBuilder.Value.double([1e300])],
+        [50714: .double([1e300, 0, 0, 0]), 50713: .short([2, 2])],
+        [50716: .double([Double](repeating: 1e300, count: 30))],
+        [50715: .double([Double](repeating: 1e300, count: 40))],
+        [50716: .double([Double](repeating: 1.7e308, count: 30))],
+    ])
+    func hugeBlackLevelsAreCorrupt(tags: [UInt16: TIFFBuilder.Value]) throws {
+        var file = TestRawFile()
+        file.rawTags = tags
+        #expect(throws: DecodeError(.corrupt)) { try TIFFRawReader.decode(file.build()[...]) }
+    }
+
     @Test func notATIFFIsRejected() {
         #expect(throws: DecodeError.self) { try TIFFRawReader.decode([0xFF, 0xD8, 0xFF, 0xE0, 0, 0, 0, 0][...]) }
     }

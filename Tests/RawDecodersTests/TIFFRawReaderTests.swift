@@ -86,7 +86,34 @@ import Testing
         file.rawTags = [50714: .short([256])]
         let frame = try #require(try TIFFRawReader.decode(file.build()[...]).frame)
         #expect(frame.blackLevels == [256, 256, 256, 256])
-        #expect(frame.defaultCrop == PixelRect(width: 40, height: 30))  // DNG default: the whole active area
+        // No DefaultCrop: a margin for demosaicing (8 pixels on a side of 32 or more, 2 below), not DNG's whole
+        // area, so that the DNG rawcap writes passes Adobe's validator without a padding warning (issue 17).
+        #expect(frame.defaultCrop == PixelRect(x: 8, y: 2, width: 24, height: 26))
+    }
+
+    @Test func aLinearRawImageWithoutACropKeepsTheWholeArea() throws {
+        var file = TestRawFile(bitsPerSample: 16, samplesPerPixel: 3, photometric: 34892)
+        let image = try #require(try TIFFRawReader.decode(file.build()[...]).linearImage)
+        #expect(image.defaultCrop == PixelRect(width: 40, height: 30))
+    }
+
+    @Test(arguments: [
+        ([(UInt32(1535), UInt32(1000)), (1, 1)], 1.535), ([(1, 2), (1, 1)], 0.5), ([(2, 1), (2, 1)], 1.0),
+    ])
+    func readsDefaultScaleAsThePixelAspectRatio(scale: [(UInt32, UInt32)], ratio: Double) throws {
+        var file = TestRawFile()
+        file.rawTags = [50718: .rational(scale)]
+        let frame = try #require(try TIFFRawReader.decode(file.build()[...]).frame)
+        #expect(abs(frame.pixelAspectRatio - ratio) < 1e-9)
+    }
+
+    @Test(arguments: [[(UInt32(0), UInt32(1)), (1, 1)], [(1, 1), (0, 0)], [(1000, 1), (1, 1)]])
+    func aMalformedDefaultScaleMeansSquarePixels(scale: [(UInt32, UInt32)]) throws {
+        var file = TestRawFile()
+        file.rawTags = [50718: .rational(scale)]
+        let decoded = try TIFFRawReader.decode(file.build()[...])
+        #expect(decoded.frame?.pixelAspectRatio == 1)
+        #expect(decoded.info.warnings.contains { $0.hasPrefix("DefaultScale") })
     }
 
     @Test func averagesABlackLevelRepeatThatDoesNotFollowThePattern() throws {

@@ -30,6 +30,17 @@ import Testing
         }
     }
 
+    /// Black levels are doubles from a file: any finite value is refused with a typed error, none traps (issue 17:
+    /// 1e300 trapped converting to Int).
+    @Test(arguments: [1e300, 1.7e308, Double(Int.max), 9.3e18, 4095.5, 4096])
+    func absurdBlackLevelsAreTypedErrors(black: Double) throws {
+        #expect(throws: RawImageError(.invalidLevels)) {
+            try RawFrame(
+                width: 16, height: 16, bitsPerSample: 12, samples: [UInt16](repeating: 0, count: 256), cfa: .rggb,
+                blackLevels: [0, black, 0, 0], whiteLevel: 4095)
+        }
+    }
+
     @Test(arguments: [[0.0, 1, 1], [1, 1], [.nan, 1, 1], [1, .infinity, 1], [1e-300, 1, 1]])
     func unusableNeutralsAreTypedErrors(neutral: [Double]) throws {
         var frame = try SyntheticScene(width: 40, height: 40, cfa: .rggb, bitsPerSample: 12).render()

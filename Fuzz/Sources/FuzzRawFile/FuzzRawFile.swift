@@ -14,7 +14,8 @@ public func fuzzRawFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         return 0
     case .dng, .tiffEP:
         _ = try? TIFFRawReader.embeddedPreview(in: TIFFRawReader.structure(of: bytes), bytes: bytes)
-        guard let decoded = try? RawDecoder.decode(bytes) else { return 0 }
+        // rawcap's reader only: RawDecoder.decode would hand a file it refuses as unsupported to LibRaw.
+        guard let decoded = try? TIFFRawReader.decode(bytes) else { return 0 }
         // A decoded image is self-consistent: the sample buffer covers it exactly, and linearization (a table
         // from the file) either applies or throws.
         switch decoded.image {

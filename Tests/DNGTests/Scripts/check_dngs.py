@@ -15,6 +15,7 @@ The manifest is a list of objects:
   digest_bytes_per_sample  1 or 2, how the SDK hashes the samples
   render     whether LibRaw should also demosaic the file (postprocess)
   table      LinearRaw only, optional: the LinearizationTable LibRaw applies while loading
+  aspect     optional: the pixel aspect ratio (DefaultScale horizontal / vertical) LibRaw must report
 Prints one JSON object per file: {"path": ..., "failures": [...], "checks": [...]}.
 """
 import hashlib
@@ -118,6 +119,12 @@ def check(entry):
                     checks.append("rawpy linear pixels")
                 else:
                     failures.append("rawpy: %d linear samples differ" % int((image != linear).sum()))
+            if entry.get("aspect") is not None:
+                got = raw.sizes.pixel_aspect
+                if abs(got - entry["aspect"]) < 1e-4:
+                    checks.append("rawpy pixel aspect")
+                else:
+                    failures.append("rawpy: pixel aspect %s, expected %s" % (got, entry["aspect"]))
             if entry.get("render"):
                 rgb = raw.postprocess(output_bps=16)
                 checks.append("rawpy render %dx%d" % (rgb.shape[1], rgb.shape[0]))
