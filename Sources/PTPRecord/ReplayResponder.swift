@@ -208,7 +208,9 @@ public actor ReplayResponder: PTPResponder {
         let (handle, offset, count) = (parameters[0], Int(parameters[1]), Int(parameters[2]))
         guard
             let index = byKey[Key(code: .getObject, parameters: [handle])]?.first(where: {
-                conversation.transactions[$0].response.code == .ok && conversation.transactions[$0].dataIn != nil
+                let recorded = conversation.transactions[$0]
+                // A GetObject the source cut holds no bytes past the cut: it is served as itself, cut mark and all.
+                return recorded.response.code == .ok && recorded.dataIn != nil && recorded.cut == nil
             }),
             let whole = conversation.transactions[index].dataIn
         else { return nil }
