@@ -3,6 +3,7 @@ import Capture
 import Logging
 import PTP
 import PTPRecord
+import WireFormat
 
 /// How far rawcap's production code gets through each real camera's recorded session: the conformance table of
 /// `make real-cameras` (`rawcap replay check`), `docs/real-cameras.md`.
@@ -29,6 +30,7 @@ public enum RealCameraConformance {
     public enum Stage: String, CaseIterable, Sendable {
         case connect
         case info
+        case vendorData = "vendor data"
         case configList = "config list"
         case set
         case capture
@@ -245,7 +247,9 @@ public enum RealCameraConformance {
 
         mutating func all() async {
             await connect()
-            guard await info(), let deviceInfo else { return }
+            let hasInfo = await info()
+            await vendorData()
+            guard hasInfo, let deviceInfo else { return }
             let settings = CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
             await configList(settings)
             await set(settings)
@@ -291,6 +295,55 @@ public enum RealCameraConformance {
             }
             outcomes[.info] = .pass(detail)
             return true
+        }
+
+        /// The vendor data phases rawcap's drivers read, each recorded answer decoded with the production parser:
+        /// Canon EOS and Nikon GetEvent records, Nikon GetVendorPropCodes, Sony GetSDIOExtDeviceInfo and
+        /// GetAllDevicePropData. Answers the source cut count as cut; one that does not decode is a failure.
+        mutating func vendorData() async {
+            typealias Decoder = @Sendable ([UInt8]) throws -> String
+            let decoders: [OperationCode: Decoder] = [
+                OperationCode.Canon.getEvent: { "\(try CanonEOSEventList(ptpEncoded: $0).events.count) EOS events" },
+                OperationCode.Nikon.getEvent: { "\(try NikonEventList(ptpEncoded: $0).events.count) Nikon events" },
+                OperationCode.Nikon.getVendorPropCodes: { bytes in
+                    var reader = WireReader(bytes, byteOrder: .little)
+                    let codes = try reader.readArray(of: UInt16.self)
+                    guard reader.isAtEnd else { throw WireError(.trailingBytes, "after the property codes") }
+                    return "\(codes.count) vendor properties"
+                },
+                OperationCode.Sony.getSDIOExtDeviceInfo: {
+                    "\(try SonyExtDeviceInfo(ptpEncoded: $0).properties.count) Sony properties listed"
+                },
+                OperationCode.Sony.getAllDevicePropData: {
+                    "\(try SonyAllDevicePropData(ptpEncoded: $0).descriptions.count) Sony properties described"
+                },
+            ]
+            var decoded: [String] = []
+            var cut = 0
+            var failed: [String] = []
+            for transaction in conversation.transactions {
+                guard let decode = decoders[transaction.request.code], transaction.response.code == .ok else { continue }
+                guard transaction.cut == nil else {
+                    cut += 1
+                    continue
+                }
+                do {
+                    // Asked through the session as a driver asks it, so the replay's answer is what is decoded.
+                    let result = try await session.execute(
+                        transaction.request.code, parameters: transaction.request.parameters, dataOut: nil,
+                        expectDataIn: true)
+                    decoded.append(try decode(result.data ?? []))
+                } catch {
+                    failed.append("\(transaction.request.code): \(Self.oneLine(error))")
+                }
+            }
+            if let first = failed.first {
+                outcomes[.vendorData] = .fail(first + (failed.count > 1 ? " (and \(failed.count - 1) more)" : ""))
+            } else if !decoded.isEmpty {
+                outcomes[.vendorData] = .pass(decoded.joined(separator: ", ") + (cut > 0 ? "; \(cut) cut in source" : ""))
+            } else if cut > 0 {
+                outcomes[.vendorData] = .cut("\(cut) data phase\(cut == 1 ? "" : "s")")
+            }
         }
 
         mutating func configList(_ settings: CameraSettings) async {

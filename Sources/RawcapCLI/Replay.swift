@@ -62,7 +62,8 @@ extension RawcapCommand.Replay {
         func run() throws {
             do {
                 try importLogs()
-            } catch let failure as CommandFailure {
+            } catch {
+                let failure = error
                 StandardError.print("rawcap replay import: \(failure.message.oneLine)")
                 if json { print(failure.json(command: "replay import")) }
                 throw failure.exitCode
@@ -330,7 +331,10 @@ enum RealCameraDocument {
             A cell is `pass` (with what rawcap read), `FAIL` (the source holds the stage and rawcap does not get \
             through it), `cut in source` (the source holds the stage's data only in part) or `—` (the source does \
             not hold the stage). Stages: **connect** OpenSession; **info** DeviceInfo decoded, with the storages \
-            when the source holds GetStorageIDs; **config list** the property descriptors rawcap reads; **set** the \
+            when the source holds GetStorageIDs; **vendor data** every recorded answer to the vendor operations \
+            rawcap's drivers read (Canon EOS and Nikon GetEvent, Nikon GetVendorPropCodes, Sony \
+            GetSDIOExtDeviceInfo and GetAllDevicePropData) decoded by rawcap's parsers; **config list** the \
+            property descriptors rawcap reads; **set** the \
             source's own SetDevicePropValue replayed through rawcap's settings; **capture** the driver's prepare and \
             capture announce an object; **download** the object arrives (full, cut in source, or — when the \
             source does not hold it).
