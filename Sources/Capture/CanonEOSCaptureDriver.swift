@@ -135,14 +135,31 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
         }
     }
 
+    /// The extension of a Canon object format, for a shot the camera names no file for.
+    static func fileExtension(_ format: ObjectFormatCode) -> String {
+        switch format.rawValue {
+        case 0x3801: "JPG"
+        case 0xB103: "CR2"
+        case 0xB108: "CR3"
+        default: "BIN"
+        }
+    }
+
     /// The object a shot record names: a held object (storage 0) or one on the card.
     private func announced(_ event: CanonEOSEvent) -> AnnouncedObject? {
         switch event {
         case .requestObjectTransfer(let request):
+            // RequestObjectTransfer64LFN names no file: as libgphoto2 (`camera_canon_eos_capture`, "captNNNN."),
+            // the shot gets a name of its own, here from its handle and format.
+            let filename =
+                request.filename.isEmpty
+                ? "CAPT\(String(request.handle.rawValue, radix: 16, uppercase: true)).\(Self.fileExtension(request.format))"
+                : request.filename
             return AnnouncedObject(
                 handle: request.handle,
                 info: ObjectInfo(
-                    objectFormat: request.format, objectCompressedSize: request.byteCount, filename: request.filename))
+                    objectFormat: request.format, objectCompressedSize: request.byteCount,
+                    parentObject: request.parent ?? ObjectHandle(rawValue: 0), filename: filename))
         case .objectAdded(let added):
             guard added.format != .association else { return nil }
             return AnnouncedObject(

@@ -135,6 +135,8 @@ extension EventCode {
         public static let objectInfoChangedEx64 = EventCode(rawValue: 0xC1A8)
         /// RequestObjectTransfer64, 0xC1A9.
         public static let requestObjectTransfer64 = EventCode(rawValue: 0xC1A9)
+        /// RequestObjectTransfer64LFN, 0xC1B8: the newest bodies' transfer request, without a file name.
+        public static let requestObjectTransfer64LFN = EventCode(rawValue: 0xC1B8)
 
         /// The names of Canon's codes, keyed by raw value.
         public static let names: [UInt16: String] = [
@@ -173,6 +175,7 @@ extension EventCode {
             0xC1A7: "ObjectAddedEx64",
             0xC1A8: "ObjectInfoChangedEx64",
             0xC1A9: "RequestObjectTransfer64",
+            0xC1B8: "RequestObjectTransfer64LFN",
         ]
     }
 }

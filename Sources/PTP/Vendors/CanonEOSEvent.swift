@@ -47,7 +47,8 @@ public enum CanonEOSEvent: Hashable, Sendable {
             self = .objectAdded(
                 try CanonEOSObjectAdded(code: EventCode(rawValue: UInt16(truncatingIfNeeded: type)), payload: &reader))
         case UInt32(EventCode.Canon.requestObjectTransfer.rawValue),
-            UInt32(EventCode.Canon.requestObjectTransfer64.rawValue):
+            UInt32(EventCode.Canon.requestObjectTransfer64.rawValue),
+            UInt32(EventCode.Canon.requestObjectTransfer64LFN.rawValue):
             self = .requestObjectTransfer(
                 try CanonEOSTransferRequest(
                     code: EventCode(rawValue: UInt16(truncatingIfNeeded: type)), payload: &reader))

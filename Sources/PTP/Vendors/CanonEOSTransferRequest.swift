@@ -15,6 +15,10 @@ import WireFormat
 /// | 0x18–0x1B | (not interpreted) | 4 bytes |
 /// | 0x1C | Filename | NUL-terminated ASCII |
 ///
+/// RequestObjectTransfer64LFN (0xC1B8, the newest bodies) carries no file name: the handle at 0x08, the format at
+/// 0x0C, the size at 0x14 and the parent folder at 0x1D, 37 bytes in all (`PTP_cee_OA64LFN_*`, with a real body's
+/// record quoted beside them); ``filename`` is then empty and the driver names the file itself.
+///
 /// The driver downloads the handle (GetObject, or GetPartialObject64 0x9172 on 64-bit bodies) and then sends
 /// TransferComplete (0x9117) with it (libgphoto2 `library.c` `camera_canon_eos_capture`).
 public struct CanonEOSTransferRequest: Hashable, Sendable {
@@ -32,6 +36,8 @@ public struct CanonEOSTransferRequest: Hashable, Sendable {
     public var reserved: [UInt8]
     /// Bytes after the file name's NUL, kept for re-encoding.
     public var trailing: [UInt8]
+    /// The parent folder a RequestObjectTransfer64LFN names (`nil` for the other two codes).
+    public var parent: ObjectHandle?
 
     /// Creates a record with zero reserved bytes.
     public init(
@@ -45,6 +51,7 @@ public struct CanonEOSTransferRequest: Hashable, Sendable {
         self.filename = filename
         self.reserved = Array(repeating: 0, count: 10)
         self.trailing = []
+        if code == EventCode.Canon.requestObjectTransfer64LFN { parent = ObjectHandle(rawValue: 0) }
     }
 
     /// Reads the payload.
@@ -55,8 +62,15 @@ public struct CanonEOSTransferRequest: Hashable, Sendable {
         var reserved = Array(try reader.readBytes(count: 6))
         byteCount = try reader.read()
         reserved += try reader.readBytes(count: 4)
+        if code == EventCode.Canon.requestObjectTransfer64LFN {
+            // 0x18–0x1C not interpreted, the parent at 0x1D (record offsets), no name.
+            reserved += try reader.readBytes(count: 1)
+            parent = ObjectHandle(rawValue: try reader.read())
+            filename = ""
+        } else {
+            filename = try reader.readCString("EOS transfer file name")
+        }
         self.reserved = reserved
-        filename = try reader.readCString("EOS transfer file name")
         trailing = Array(reader.readRemaining())
     }
 
@@ -68,7 +82,12 @@ public struct CanonEOSTransferRequest: Hashable, Sendable {
         writer.write(bytes: gap.prefix(6))
         writer.write(byteCount)
         writer.write(bytes: gap.suffix(4))
-        writer.writeCString(filename)
+        if let parent, code == EventCode.Canon.requestObjectTransfer64LFN {
+            writer.write(bytes: (reserved.count > 10 ? Array(reserved[10...]) : [0]).prefix(1))
+            writer.write(parent.rawValue)
+        } else {
+            writer.writeCString(filename)
+        }
         writer.write(bytes: trailing)
     }
 }

@@ -127,4 +127,25 @@ import WireFormat
         }
         #expect(throws: WireError(.invalidValue)) { try CanonEOSPropertyValue(ptpEncoded: [4, 0, 0, 0]) }
     }
+
+    /// RequestObjectTransfer64LFN (0xC1B8): the payload of a real body's record as libgphoto2 `ptp-pack.c` quotes it
+    /// beside `PTP_cee_OA64LFN_*` ("-" there is 00): no file name, the parent at record offset 0x1D.
+    @Test func aTransferRequestWithoutAFileNameDecodes() throws {
+        let record: [UInt8] =
+            [0x25, 0, 0, 0, 0xB8, 0xC1, 0, 0]
+            + hexBytes(
+                """
+                40 c0 32 14 08 b1 00 00 00 00 00 00 d4 1c a6 02
+                00 00 00 00 00 c0 32 14 06 00 00 00 00
+                """)
+        let list = try CanonEOSEventList(ptpEncoded: record + [8, 0, 0, 0, 0, 0, 0, 0])
+        let request = try #require(list.transferRequests.first)
+        #expect(request.code == EventCode.Canon.requestObjectTransfer64LFN)
+        #expect(request.handle == ObjectHandle(rawValue: 0x1432_C040))
+        #expect(request.format == ObjectFormatCode(rawValue: 0xB108))
+        #expect(request.byteCount == 0x02A6_1CD4)
+        #expect(request.parent == ObjectHandle(rawValue: 0x0614_32C0))
+        #expect(request.filename.isEmpty)
+        #expect(list.ptpEncoded == record + [8, 0, 0, 0, 0, 0, 0, 0], "re-encodes to the same bytes")
+    }
 }
