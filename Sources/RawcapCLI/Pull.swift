@@ -57,12 +57,19 @@ extension RawcapCommand {
 
         func run() async throws {
             let signals = ShootSignals()
-            let progress = ShootProgress(json: json)
+            let progress = ShootProgress(json: json, pulling: true)
             defer { progress.finish() }
             let selection: Puller.Selection =
                 all ? .all : new ? .new : resume ? .resume : .handles(handles)
             do {
                 _ = try connection.oneCamera()
+                if resume, !Journal.exists(folder: output) {
+                    // Nothing to resume from: most likely not the folder the shoot wrote into.
+                    throw CommandFailure(
+                        .usage,
+                        "no journal in \(output) (\(Journal.fileName)): --resume fetches what a shoot into that folder announced and never wrote; give that shoot's -o folder"
+                    )
+                }
                 let store = try OutputStore(folder: output)
                 let journal = try Journal(folder: store.folder)
                 let camera = try await CameraConnector.connect(connection)

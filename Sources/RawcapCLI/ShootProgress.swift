@@ -24,9 +24,12 @@ final class ShootProgress: @unchecked Sendable {
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var lineShown = false
     private let encoder: JSONEncoder
+    /// `pull` counts files and says "pulling"; `shoot` counts frames.
+    private let pulling: Bool
 
-    init(json: Bool) {
+    init(json: Bool, pulling: Bool = false) {
         self.json = json
+        self.pulling = pulling
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
@@ -38,9 +41,13 @@ final class ShootProgress: @unchecked Sendable {
             case .started(let count, let format, let camera):
                 frames = count ?? 0
                 running = true
-                say(
-                    count.map { "shooting \($0) frame\($0 == 1 ? "" : "s") as \(format) from \(camera)" }
-                        ?? "shooting as \(format) from \(camera) until Ctrl-C")
+                if pulling {
+                    say("pulling \(count ?? 0) file\(count == 1 ? "" : "s") as \(format) from \(camera)")
+                } else {
+                    say(
+                        count.map { "shooting \($0) frame\($0 == 1 ? "" : "s") as \(format) from \(camera)" }
+                            ?? "shooting as \(format) from \(camera) until Ctrl-C")
+                }
             case .shotStarted(let frame):
                 framesStarted = frame
                 draw(force: true)
@@ -90,7 +97,7 @@ final class ShootProgress: @unchecked Sendable {
             left = String(cFormat: " · %d:%02d left", Int(remaining) / 60, Int(remaining) % 60)
         }
         let line =
-            "frame \(framesStarted)\(frames > 0 ? "/\(frames)" : "") · \(Self.megabytes(bytes)) · "
+            "\(pulling ? "file" : "frame") \(framesStarted)\(frames > 0 ? "/\(frames)" : "") · \(Self.megabytes(bytes)) · "
             + String(cFormat: "%.1f MB/s", rate) + left
         DescriptorIO.writeStandardError("\r\u{1B}[K" + line)
         lineShown = true

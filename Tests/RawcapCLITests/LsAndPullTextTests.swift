@@ -1,0 +1,51 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import RawcapCLI
+
+/// What `ls` and `pull` print for people, run as the built binary against one emulated camera on the fake USB bus
+/// (`rawcap sim usb`, one card for the whole script).
+@Suite(.serialized) struct LsAndPullTextTests {
+    @Test func lsHasAHeaderReadableDatesAndASummaryAndPullSaysPulling() async throws {
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let bash = try ExternalTool.require("bash")
+        let folder = try TemporaryDirectory("ls-text")
+        let script = """
+            set -u
+            r="$1"; d="$2"
+            "$r" shoot --count 2 --keep-jpeg -o "$d/shot" >/dev/null 2>&1 || exit 9
+            "$r" ls -o "$d/shot" >"$d/ls.out" 2>"$d/ls.err"; echo "ls=$?"
+            "$r" pull --resume -o "$d/nojournal" >/dev/null 2>"$d/resume.err"; echo "resume=$?"
+            "$r" pull --all --original -o "$d/pulled" >/dev/null 2>"$d/pull.err"; echo "pull=$?"
+            """
+        let result = try await Subprocess.runDetached(
+            rawcap, ["sim", "usb", "--sensor", "160x120", "--", bash, "-c", script, "bash", rawcap, folder.url.path])
+        #expect(result.output == "ls=0\nresume=64\npull=0\n", "\(result.output)\(result.errorOutput)")
+        func read(_ name: String) -> String { (try? String(contentsOfFile: folder.file(name).path, encoding: .utf8)) ?? "" }
+
+        let lines = read("ls.out").split(separator: "\n").map(String.init)
+        #expect(lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["HANDLE", "NAME", "FORMAT", "SIZE", "TAKEN"])
+        #expect(lines.count == 5, "two RAW+JPEG shots: four files\n\(read("ls.out"))")
+        for line in lines.dropFirst() {
+            #expect(line.contains(#/  \d+\.\d MB  \d{4}-\d\d-\d\d \d\d:\d\d:\d\d  pulled$/#), "\(line)")
+        }
+        #expect(read("ls.err") == "rawcap ls: 4 files on the camera, 4 already pulled into \(folder.file("shot").path)\n")
+
+        // --resume without a journal is a usage error that says why, and creates nothing.
+        #expect(read("resume.err").contains("no journal in"), "\(read("resume.err"))")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("nojournal").path))
+
+        // pull counts files and does not say "shooting".
+        let pulled = read("pull.err")
+        #expect(pulled.hasPrefix("pulling 4 files as original from"), "\(pulled)")
+        #expect(!pulled.contains("shooting") && !pulled.contains("frame"), "\(pulled)")
+    }
+
+    @Test func readableDatesFromPTPDateTimes() {
+        #expect(RawcapCommand.Ls.readableDate("20261129T091213") == "2026-11-29 09:12:13")
+        #expect(RawcapCommand.Ls.readableDate("20261129T091213.5+0100") == "2026-11-29 09:12:13")
+        #expect(RawcapCommand.Ls.readableDate("") == "—")
+        #expect(RawcapCommand.Ls.readableDate("yesterday\u{1B}[2J") == "yesterday?[2J")
+    }
+}
