@@ -43,6 +43,9 @@ extension RawcapCommand {
         @Flag(help: "Save files exactly as the camera wrote them.")
         var original = false
 
+        @Option(help: "DNG raw data: lossless (lossless JPEG, about half the size; the default) or none.")
+        var compression: CompressionChoice = .lossless
+
         @Flag(help: "Delete each file from the camera once it is safely on disk.")
         var deleteAfter = false
 
@@ -53,6 +56,9 @@ extension RawcapCommand {
             let chosen = [all, new, resume, !handles.isEmpty].filter { $0 }.count
             guard chosen == 1 else { throw ValidationError("Choose one of --all, --new, --resume or handles.") }
             guard !(dng && original) else { throw ValidationError("--dng and --original exclude each other.") }
+            guard !(original && compression == .none) else {
+                throw ValidationError("--compression applies to DNGs; --original saves the camera's files as they are.")
+            }
         }
 
         func run() async throws {
@@ -76,9 +82,10 @@ extension RawcapCommand {
                 let files: [SavedFile]
                 do {
                     try await camera.open()
-                    let puller = Puller(
+                    var puller = Puller(
                         session: camera.session, store: store, journal: journal, logger: connection.logger,
                         stop: signals.stop, observer: progress.handle)
+                    puller.compression = compression.dngCompression
                     files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
                 } catch {
                     try? await camera.session.endSession()

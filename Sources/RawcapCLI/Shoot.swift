@@ -55,8 +55,10 @@ extension RawcapCommand {
         @Option(help: ArgumentHelp("File name template (default \(FileNamer.defaultTemplate)).", valueName: "template"))
         var name: String?
 
-        @Option(help: "DNG compression: none or lossless.")
-        var compression: CompressionChoice = .none
+        @Option(
+            help: "DNG raw data: lossless (lossless JPEG, about half the size; the default, as for pull and convert) or none."
+        )
+        var compression: CompressionChoice = .lossless
 
         @Option(help: ArgumentHelp("Seconds a shot may take before rawcap gives up on it.", valueName: "seconds"))
         var shotTimeout: Double = 30

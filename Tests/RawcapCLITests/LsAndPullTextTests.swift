@@ -18,6 +18,8 @@ import Testing
             "$r" ls -o "$d/shot" >"$d/ls.out" 2>"$d/ls.err"; echo "ls=$?"
             "$r" pull --resume -o "$d/nojournal" >/dev/null 2>"$d/resume.err"; echo "resume=$?"
             "$r" pull --all --original -o "$d/pulled" >/dev/null 2>"$d/pull.err"; echo "pull=$?"
+            "$r" pull --all -o "$d/lossless" >/dev/null 2>&1 || echo "lossless failed"
+            "$r" pull --all --compression none -o "$d/none" >/dev/null 2>&1 || echo "none failed"
             """
         let result = try await Subprocess.runDetached(
             rawcap, ["sim", "usb", "--sensor", "160x120", "--", bash, "-c", script, "bash", rawcap, folder.url.path])
@@ -40,6 +42,16 @@ import Testing
         let pulled = read("pull.err")
         #expect(pulled.hasPrefix("pulling 4 files as original from"), "\(pulled)")
         #expect(!pulled.contains("shooting") && !pulled.contains("frame"), "\(pulled)")
+
+        // pull stores DNG data as shoot and convert do (lossless by default); --compression none does not.
+        func dngBytes(_ name: String) throws -> Int {
+            let dir = folder.file(name).path
+            return try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".dng") }.reduce(0) {
+                $0 + ((try FileManager.default.attributesOfItem(atPath: dir + "/" + $1)[.size] as? Int) ?? 0)
+            }
+        }
+        let (lossless, none) = (try dngBytes("lossless"), try dngBytes("none"))
+        #expect(lossless > 0 && none > 0 && lossless < none, "lossless \(lossless) B, none \(none) B")
     }
 
     @Test func readableDatesFromPTPDateTimes() {
