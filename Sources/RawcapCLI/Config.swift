@@ -147,6 +147,8 @@ enum ConfigSession {
                     throw error
                 }
             }
+        } catch let error as CaptureError where error.code == .remoteControlUnavailable {
+            throw CommandFailure.report(CommandFailure(.notAvailable, error.detail), command: command, json: json)
         } catch {
             throw CommandFailure.report(error, command: command, json: json)
         }

@@ -141,6 +141,19 @@ import Testing
         #expect(unknown.errorOutput.contains("bitdepth") && !unknown.errorOutput.contains("0xD303"), "\(unknown.errorOutput)")
     }
 
+    /// A Sony body outside PC Remote describes no setting: `config` says how to switch, as `shoot` does (69).
+    @Test func aSonyOutsidePCRemoteGetsTheAdviceFromConfig() async throws {
+        let result = try await Self.rawcap(["config", "list", "--camera", "sim", "--model", "sony-no-pc-remote"])
+        #expect(result.status == 69, "\(result.output)\(result.errorOutput)")
+        #expect(result.output.isEmpty)
+        #expect(result.errorOutput.contains("not in PC Remote mode") && result.errorOutput.contains("\"PC Remote\""))
+        let json = try await Self.rawcap([
+            "config", "get", "iso", "--camera", "sim", "--model", "sony-no-pc-remote", "--json",
+        ])
+        let error = try #require(try Self.json(json)["error"] as? [String: Any])
+        #expect(error["exitStatus"] as? Int == 69 && error["command"] as? String == "config get", "\(error)")
+    }
+
     @Test func listShowsTheEmulatedCamera() async throws {
         let result = try await Self.rawcap(["list", "--json"])
         #expect(result.status == 0, "\(result.errorOutput)")
