@@ -52,7 +52,7 @@ extension RawcapCommand {
         @Option(name: [.short, .long], help: ArgumentHelp("The output folder.", valueName: "dir"))
         var output = "captures"
 
-        @Option(help: ArgumentHelp("File name template (default \(FileNamer.defaultTemplate)).", valueName: "template"))
+        @Option(help: ArgumentHelp("File name template (default \(FileNamer.defaultTemplate)); {date:%Y-%m-%d}, {seq}, {n}, {file}, gphoto2's %Y%m%d-%n, a/b for subfolders.", valueName: "template"))
         var name: String?
 
         @Option(
