@@ -39,6 +39,8 @@ import Testing
         (["--count", "-1"], "--count -1: give the number of frames"),
         (["--count", "0"], "--count 0"),
         (["--interval", "soon"], "not a duration"),
+        (["--frames", "2"], "rawcap's is --count N"),
+        (["--filename", "%Y%m%d-%n"], "rawcap's is --name TEMPLATE"),
     ])
     func badInputIsRefusedWithAMessageThatSaysWhatToDo(arguments: [String], message: String) async throws {
         let folder = try TemporaryDirectory("bad-input")
@@ -49,6 +51,19 @@ import Testing
         #expect(first.hasPrefix("rawcap shoot: "), "\(result.errorOutput)")
         #expect(first.contains(message), "\(result.errorOutput)")
         #expect(try folder.contents().isEmpty)
+    }
+
+    /// An unknown option gets argument-parser's nearest spelling unless it is gphoto2's, which gets rawcap's word
+    /// for it, in the JSON error object too.
+    @Test func gphoto2OptionsGetRawcapsWords() async throws {
+        #expect(RawcapCommand.gphoto2Hint("Error: Unknown option '--bogus'. Did you mean '--name'?\nUsage: x")
+            == "Error: Unknown option '--bogus'. Did you mean '--name'?\nUsage: x")
+        #expect(RawcapCommand.gphoto2Hint("rawcap ls: Unknown option '--get-all-files'. Did you mean '--all'?\nUsage: x")
+            == "rawcap ls: Unknown option '--get-all-files' (gphoto2's); rawcap's is rawcap pull --all.\nUsage: x")
+        let json = try await Subprocess.runDetached(
+            try ScriptContractTests.rawcap(), ["shoot", "--frames", "2", "--json"])
+        #expect(json.status == 64)
+        #expect(json.output.contains("rawcap's is --count N") && !json.output.contains("Did you mean"), "\(json.output)")
     }
 
     /// `--interval` without `--count` shoots until Ctrl-C (not one frame).
