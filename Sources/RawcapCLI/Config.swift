@@ -57,7 +57,9 @@ extension RawcapCommand {
         @Flag(help: "Print JSON (stable keys).")
         var json = false
 
-        @Argument(help: ArgumentHelp("Setting names or property codes (iso, shutter, 0x5005).", valueName: "name"))
+        @Argument(
+            help: ArgumentHelp("Setting names or property codes (iso, shutter, 0x5005).", valueName: "name"),
+            completion: .list(ConfigSession.settingNames))
         var names: [String]
 
         func validate() throws {
@@ -92,7 +94,9 @@ extension RawcapCommand {
         @Flag(help: "Print JSON (stable keys).")
         var json = false
 
-        @Argument(help: ArgumentHelp("NAME=VALUE pairs.", valueName: "name=value"))
+        @Argument(
+            help: ArgumentHelp("NAME=VALUE pairs.", valueName: "name=value"),
+            completion: .list(ConfigSession.settingNames.map { $0 + "=" }))
         var assignments: [String]
 
         func validate() throws {
@@ -152,6 +156,12 @@ enum ConfigSession {
         } catch {
             throw CommandFailure.report(error, command: command, json: json)
         }
+    }
+
+    /// Every readable setting name rawcap knows (for shell completion), standard and makers' alike.
+    static var settingNames: [String] {
+        var seen: Set<String> = []
+        return PropertyCatalog.standard.definitions.map(\.name).filter { seen.insert($0).inserted }
     }
 
     /// `{"properties":[…]}`, keys sorted.

@@ -66,6 +66,17 @@ import Testing
         #expect(json.output.contains("rawcap's is --count N") && !json.output.contains("Did you mean"), "\(json.output)")
     }
 
+    /// The shell completions offer the setting names `config` takes and the emulated camera's personalities.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsKnowSettingNamesAndModels(shell: String) async throws {
+        let result = try await Subprocess.runDetached(
+            try ScriptContractTests.rawcap(), ["--generate-completion-script", shell])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        for word in ["aperture", "aperture=", "bitdepth=", "nikon-no-object-event", "sony-no-pc-remote", "ptpip:"] {
+            #expect(result.output.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+
     /// `--interval` without `--count` shoots until Ctrl-C (not one frame).
     @Test func anIntervalWithoutACountShootsUntilCtrlC() async throws {
         let folder = try TemporaryDirectory("interval-open-ended")
