@@ -302,7 +302,8 @@ public struct ShotProcessor: Sendable {
     }
 
     private func warn(_ message: String, shot: Shot) {
-        logger.warning("\(message)")
+        // The observer shows it (rawcap's progress prints it once); the log keeps it for -v.
+        logger.debug("\(message)")
         var entry = JournalEntry(JournalEntry.Event.warning)
         entry.shot = shot.index
         entry.detail = message

@@ -35,7 +35,16 @@ final class ShootProgress: @unchecked Sendable {
     }
 
     /// Handles one event from the run.
-    func handle(_ event: CaptureEvent) {
+    func handle(_ event: CaptureEvent) { handle(event, camera: nil) }
+
+    /// The observer for one of several cameras: each line it prints starts with `label: `.
+    func observer(camera label: String?) -> @Sendable (CaptureEvent) -> Void {
+        { [self] event in handle(event, camera: label) }
+    }
+
+    /// Handles one event from the run of the camera `label` (`nil`: the only one).
+    func handle(_ event: CaptureEvent, camera label: String?) {
+        func say(_ message: String) { self.say(label.map { "\($0): " + message } ?? message) }
         lock.withLock { _ in
             switch event {
             case .started(let count, let format, let camera):
