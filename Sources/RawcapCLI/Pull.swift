@@ -63,7 +63,7 @@ extension RawcapCommand {
 
         func run() async throws {
             let signals = ShootSignals()
-            let progress = ShootProgress(json: json, pulling: true)
+            let progress = ShootProgress(json: json, pulling: true, quiet: connection.logging.quiet)
             defer { progress.finish() }
             let selection: Puller.Selection =
                 all ? .all : new ? .new : resume ? .resume : .handles(handles)
@@ -95,7 +95,7 @@ extension RawcapCommand {
                 try? await camera.session.endSession()
                 await camera.close()
                 progress.finish()
-                StandardError.print("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
+                progress.summary("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {
                 progress.finish()
                 throw ShootFailure.report(signals.translate(error), command: "pull", json: json)

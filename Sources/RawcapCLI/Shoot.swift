@@ -94,7 +94,8 @@ extension RawcapCommand {
 
         func run() async throws {
             let signals = ShootSignals()
-            let progress = ShootProgress(json: json)
+            let progress = ShootProgress(
+                json: json, quiet: connection.logging.quiet, interval: interval.flatMap { try? ShootPlan.parseDuration($0) })
             defer { progress.finish() }
             let specs: [CameraSpec]
             let plan: ShootPlan
@@ -164,7 +165,7 @@ extension RawcapCommand {
             for (label, result) in results {
                 switch result {
                 case .success(let summary):
-                    StandardError.print(
+                    progress.summary(
                         "rawcap shoot: \(specs.count > 1 ? "\(label): " : "")\(summary.files.count) file"
                             + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
                             + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))

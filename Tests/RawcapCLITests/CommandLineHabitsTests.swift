@@ -77,6 +77,25 @@ import Testing
         }
     }
 
+    /// `-q` prints nothing on standard error but errors; with `--json` the objects still come.
+    @Test func quietPrintsOnlyErrors() async throws {
+        let folder = try TemporaryDirectory("quiet")
+        let rawcap = try ScriptContractTests.rawcap()
+        let quiet = try await Subprocess.runDetached(
+            rawcap,
+            ["shoot", "-q", "--camera", "sim", "--sim-model", "canon", "--format", "bayer12", "--sim-sensor", "96x64",
+             "--json", "-o", folder.url.path])
+        #expect(quiet.status == 0 && quiet.errorOutput.isEmpty, "\(quiet.errorOutput)")
+        #expect(quiet.output.split(separator: "\n").count == 1, "one JSON object: \(quiet.output)")
+        let pulled = try await Subprocess.runDetached(
+            rawcap, ["pull", "--all", "-q", "--camera", "sim", "-o", folder.url.path])
+        #expect(pulled.status == 0 && pulled.errorOutput.isEmpty, "\(pulled.errorOutput)")
+        let failing = try await Subprocess.runDetached(
+            rawcap, ["shoot", "-q", "--camera", "sim", "--sim-fault", "card-full", "-o", folder.url.path])
+        #expect(failing.status == 73)
+        #expect(failing.errorOutput.hasPrefix("rawcap shoot: "), "\(failing.errorOutput)")
+    }
+
     /// `--interval` without `--count` shoots until Ctrl-C (not one frame).
     @Test func anIntervalWithoutACountShootsUntilCtrlC() async throws {
         let folder = try TemporaryDirectory("interval-open-ended")
