@@ -75,11 +75,11 @@ final class ShootProgress: @unchecked Sendable {
         { [self] event in handle(event, camera: label) }
     }
 
-    /// Handles one event from the run of the camera `label` (`nil`: the only one).
-    func handle(_ event: CaptureEvent, camera label: String?) {
+    /// Handles one event from the run of the camera `label` (`nil`: the only one) that happened at `time` (now).
+    func handle(_ event: CaptureEvent, camera label: String?, at time: ContinuousClock.Instant? = nil) {
         func say(_ message: String) { self.say(label.map { "\($0): " + message } ?? message) }
         lock.withLock { _ in
-            let now = clock.now
+            let now = time ?? clock.now
             switch event {
             case .started(let count, let format, let camera):
                 total = count ?? 0

@@ -5,7 +5,8 @@ import Testing
 @testable import RawcapCLI
 
 /// The progress line tells the truth: the file in flight with its own size and rate, a countdown between interval
-/// shots, a time left from the schedule, files (not frames) for pull.
+/// shots, a time left from the schedule, files (not frames) for pull. Events carry their instants, so nothing here
+/// depends on how fast the machine is.
 @Suite struct ShootProgressTests {
     static func saved(frame: Int) -> CaptureEvent {
         .saved(
@@ -15,42 +16,39 @@ import Testing
                 timings: nil))
     }
 
-    @Test func anIntervalRunCountsDownToTheNextFrameAndTellsTheTimeLeftFromTheSchedule() async throws {
+    @Test func anIntervalRunCountsDownToTheNextFrameAndTellsTheTimeLeftFromTheSchedule() {
         let progress = ShootProgress(json: false, quiet: true, interval: .seconds(10))
-        let clock = ContinuousClock()
-        progress.handle(.started(frames: 3, format: "bayer16", camera: "Cam"))
-        progress.handle(.shotStarted(frame: 1))
-        let start = clock.now
+        let start = ContinuousClock().now
+        func at(_ event: CaptureEvent, _ milliseconds: Int) {
+            progress.handle(event, camera: nil, at: start + .milliseconds(milliseconds))
+        }
+        at(.started(frames: 3, format: "bayer16", camera: "Cam"), 0)
+        at(.shotStarted(frame: 1), 0)
         #expect(progress.line(at: start).hasPrefix("frame 1/3 · shooting"))
-        progress.handle(.bytesReceived(1_000_000))
-        try await Task.sleep(for: .milliseconds(120))
-        progress.handle(.bytesReceived(1_000_000))
-        let downloading = progress.line(at: clock.now)
-        #expect(downloading.contains("2.0 MB at ") && downloading.contains(" MB/s"), "\(downloading)")
-        #expect(progress.line(at: clock.now + .seconds(1)).contains("2.0 MB received, writing"))
-        progress.handle(Self.saved(frame: 1))
-        // Frame 2 is due 10 s after frame 1; the last (3) at 20 s: about 20 s left.
-        let waiting = progress.line(at: start + .seconds(3))
-        #expect(waiting.hasPrefix("frame 1/3 · saved · next frame in 0:07"), "\(waiting)")
-        #expect(waiting.hasSuffix(" left"))
-        let left = try #require(waiting.split(separator: " · ").last)
-        #expect(["0:17 left", "0:18 left"].contains(String(left)), "\(waiting)")
+        at(.bytesReceived(1_000_000), 100)
+        at(.bytesReceived(1_000_000), 200)
+        // 1 MB between the first and the last chunk's arrival, 0.1 s apart: 20 MB/s for the file's 2 MB.
+        #expect(progress.line(at: start + .milliseconds(250)).hasPrefix("frame 1/3 · 2.0 MB at 20.0 MB/s"))
+        #expect(progress.line(at: start + .seconds(1)).contains("2.0 MB received, writing"))
+        at(Self.saved(frame: 1), 1000)
+        // Frame 2 is due 10 s after frame 1, the last (3) at 20 s, and a frame takes 1 s: 18 s left at 3 s.
+        #expect(progress.line(at: start + .seconds(3)) == "frame 1/3 · saved · next frame in 0:07 · 0:18 left")
     }
 
-    @Test func aBackToBackRunTellsTheTimeLeftFromTheFramesPace() async throws {
+    @Test func aBackToBackRunTellsTheTimeLeftFromTheFramesPace() {
         let progress = ShootProgress(json: false, quiet: true)
-        let clock = ContinuousClock()
-        progress.handle(.started(frames: 4, format: "bayer16", camera: "Cam"))
-        progress.handle(.shotStarted(frame: 1))
-        try await Task.sleep(for: .milliseconds(200))
-        progress.handle(Self.saved(frame: 1))
-        progress.handle(.shotStarted(frame: 2))
-        let line = progress.line(at: clock.now)
-        #expect(line.hasPrefix("frame 2/4 · shooting · 0:01 left"), "three frames of about 0.2 s: \(line)")
-        progress.handle(Self.saved(frame: 2))
-        progress.handle(Self.saved(frame: 3))
-        progress.handle(Self.saved(frame: 4))
-        #expect(!progress.line(at: clock.now).contains("left"), "nothing is left")
+        let start = ContinuousClock().now
+        func at(_ event: CaptureEvent, _ milliseconds: Int) {
+            progress.handle(event, camera: nil, at: start + .milliseconds(milliseconds))
+        }
+        at(.started(frames: 4, format: "bayer16", camera: "Cam"), 0)
+        at(.shotStarted(frame: 1), 0)
+        at(Self.saved(frame: 1), 2000)
+        at(.shotStarted(frame: 2), 2000)
+        // Three frames of 2 s each are left.
+        #expect(progress.line(at: start + .milliseconds(2000)) == "frame 2/4 · shooting · 0:06 left")
+        for frame in 2...4 { at(Self.saved(frame: frame), 2000 * frame) }
+        #expect(!progress.line(at: start + .seconds(9)).contains("left"), "nothing is left")
     }
 
     @Test func pullCountsFiles() {
