@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--sim-fault", "card-full"], Int32(73), "card is full"),
+        (["--sim-fault", "card-full"], Int32(73), "card is full (StoreFull): make room on it"),
         (["--sim-fault", "busy=100"], Int32(75), "DeviceBusy"),
         (["--format", "bayer10"], Int32(64), "bayer10"),
         (["--bracket", "-2,x"], Int32(64), "EV step"),
