@@ -49,7 +49,11 @@ extension RawcapCommand {
         @Flag(help: "Print one JSON object per saved file on standard output.")
         var json = false
 
+        @OptionGroup(title: "Long runs")
+        var reconnect: ReconnectOptions
+
         func validate() throws {
+            try reconnect.check()
             let chosen = [all, new, resume, !handles.isEmpty].filter { $0 }.count
             guard chosen == 1 else { throw ValidationError("Choose one of --all, --new, --resume or handles.") }
             guard !(dng && original) else { throw ValidationError("--dng and --original exclude each other.") }
@@ -66,20 +70,24 @@ extension RawcapCommand {
                 let store = try OutputStore(folder: output)
                 let journal = try Journal(folder: store.folder)
                 let camera = try await CameraConnector.connect(connection)
+                let reconnector = reconnect.reconnector(connection, first: camera)
                 let files: [SavedFile]
                 do {
                     try await camera.open()
-                    let puller = Puller(
+                    var puller = Puller(
                         session: camera.session, store: store, journal: journal, logger: connection.logger,
                         stop: signals.stop, observer: progress.handle)
+                    puller.reconnector = reconnector
                     files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
                 } catch {
                     try? await camera.session.endSession()
                     await camera.close()
+                    await reconnector?.closeReconnectedLink()
                     throw error
                 }
                 try? await camera.session.endSession()
                 await camera.close()
+                await reconnector?.closeReconnectedLink()
                 progress.finish()
                 StandardError.print("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {
