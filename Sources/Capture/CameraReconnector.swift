@@ -59,13 +59,20 @@ public final class CameraReconnector: Sendable {
     /// The options.
     public let options: Options
     private let connect: Connect
-    private let reconnected = Mutex<Link?>(nil)
+    /// Closes the link in use (the first one, then each reconnected one), until it is closed.
+    private let current: Mutex<(@Sendable () async -> Void)?>
     private let returns = Mutex(0)
 
-    /// Creates a reconnector that finds the camera with `connect`.
-    public init(options: Options = Options(), connect: @escaping Connect) {
+    /// Creates a reconnector that finds the camera with `connect`. `closeFirstLink` releases the link the run
+    /// started on: it is called when the camera is lost (a camera that only timed out is still on the bus, and
+    /// holds no second claim) or by ``closeLinks()``, once either way.
+    public init(
+        options: Options = Options(), closeFirstLink: (@Sendable () async -> Void)? = nil,
+        connect: @escaping Connect
+    ) {
         self.options = options
         self.connect = connect
+        current = Mutex(closeFirstLink)
     }
 
     /// How many times the camera came back.
@@ -96,6 +103,9 @@ public final class CameraReconnector: Sendable {
     public func waitForCamera(
         serialNumber: String, into session: PTPSession, stop: StopSignal, logger: Logger
     ) async throws -> CameraIdentity {
+        // The lost link is let go first: a camera that only stopped answering still holds it (a USB interface
+        // claimed, a PTP/IP camera serving one host at a time).
+        await takeCurrent()?()
         let clock = ContinuousClock()
         let start = clock.now
         var attempts = 0
@@ -125,11 +135,11 @@ public final class CameraReconnector: Sendable {
                     try await session.openSession()
                     let identity = try await session.cameraIdentity(
                         usbVendorID: link.usbVendorID, usbProductID: link.usbProductID)
-                    let previous = reconnected.withLock { current in
-                        defer { current = link }
+                    let previous = current.withLock { current in
+                        defer { current = link.close }
                         return current
                     }
-                    await previous?.close()
+                    await previous?()
                     returns.withLock { $0 += 1 }
                     logger.info("camera \(serialNumber) back at \(link.location) after \(attempts) attempt(s)")
                     return identity
@@ -174,13 +184,17 @@ public final class CameraReconnector: Sendable {
         return identity
     }
 
-    /// Closes the link the last reconnect opened (the run's first link is its opener's to close).
-    public func closeReconnectedLink() async {
-        let link = reconnected.withLock { current in
+    /// Closes the link in use (the first, or the one the last reconnect opened), once: commands call this instead
+    /// of closing their first connection themselves.
+    public func closeLinks() async {
+        await takeCurrent()?()
+    }
+
+    private func takeCurrent() -> (@Sendable () async -> Void)? {
+        current.withLock { current in
             defer { current = nil }
             return current
         }
-        await link?.close()
     }
 
     /// A journal code for `error`: the transport's or capture's code, or the type.

@@ -81,13 +81,11 @@ extension RawcapCommand {
                     files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
                 } catch {
                     try? await camera.session.endSession()
-                    await camera.close()
-                    await reconnector?.closeReconnectedLink()
+                    if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                     throw error
                 }
                 try? await camera.session.endSession()
-                await camera.close()
-                await reconnector?.closeReconnectedLink()
+                if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                 progress.finish()
                 StandardError.print("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {

@@ -60,13 +60,14 @@ struct ReconnectOptions: ParsableArguments {
 
     /// The reconnector for a camera reached with `options` (its first connection `first`), or `nil` without
     /// `--reconnect`. Over USB it looks for the serial number on any bus address; over PTP/IP at the same host;
-    /// `--camera sim` finds the same in-process body.
+    /// `--camera sim` finds the same in-process body. The reconnector closes `first` (once): the command calls
+    /// ``CameraReconnector/closeLinks()`` instead of `first.close`.
     func reconnector(_ options: ConnectionOptions, first: CameraConnection) -> CameraReconnector? {
         guard reconnect else { return nil }
         let timeout = reconnectTimeout.flatMap { try? ShootPlan.parseDuration($0) }
         let held = HeldOptions(options: options)
         let emulated = first.emulatedCamera
-        return CameraReconnector(options: .init(timeout: timeout)) { serial in
+        return CameraReconnector(options: .init(timeout: timeout), closeFirstLink: first.close) { serial in
             var options = held.options
             if case .usb = options.camera, !serial.isEmpty { options.camera = .usb(.serialNumber(serial)) }
             let camera = try await CameraConnector.connect(options, simulatorCamera: emulated)

@@ -207,13 +207,11 @@ extension RawcapCommand {
                 runner.keepAlive = keepAlive
                 let summary = try await runner.run()
                 try? await camera.session.endSession()
-                await camera.close()
-                await reconnector?.closeReconnectedLink()
+                if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                 return summary
             } catch {
                 try? await camera.session.endSession()
-                await camera.close()
-                await reconnector?.closeReconnectedLink()
+                if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                 throw error
             }
         }

@@ -159,6 +159,36 @@ import Testing
         #expect(rig.journal.last?.code == "cameraGone")
     }
 
+    /// The lost link is let go before the camera is looked for (a camera that only timed out still holds it), and
+    /// each link is closed once: the first at the loss, the reconnected one by `closeLinks()`.
+    @Test func eachLinkIsClosedOnce() async throws {
+        let rig = try await CaptureRig(faults: try Self.faults("disappear-after=1:300ms"))
+        defer { Task { await rig.close() } }
+        let closes = Closes()
+        let camera = rig.camera
+        let reconnector = CameraReconnector(
+            options: .init(timeout: .seconds(30), retryInterval: .milliseconds(100)),
+            closeFirstLink: { closes.add("first") }
+        ) { _ in
+            guard await camera.acceptsConnection() else { throw TransportError(.disconnected, "away") }
+            let link = EmulatorLink.usb(camera)
+            return CameraReconnector.Link(
+                session: PTPSession(transport: link.transport), location: "usb",
+                close: {
+                    closes.add("second")
+                    await link.close()
+                })
+        }
+        var runner = try rig.runner(ShootPlan(format: .bayer12, count: 2))
+        runner.reconnector = reconnector
+        _ = try await runner.run()
+        #expect(closes.names == ["first"])
+        await reconnector.closeLinks()
+        await reconnector.closeLinks()
+        #expect(closes.names == ["first", "second"])
+        #expect(reconnector.returnCount == 1)
+    }
+
     @Test func aPullGoesOnWhereItWasAfterTheLinkBreaks() async throws {
         let rig = try await CaptureRig(faults: try Self.faults("disconnect-after=60000"))
         defer { Task { await rig.close() } }
@@ -181,4 +211,14 @@ import Testing
         #expect(files.count == onCard.count)
         #expect(try rig.files().count == onCard.count)
     }
+}
+
+/// Which links were closed, in order.
+private final class Closes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    func add(_ name: String) { lock.withLock { stored.append(name) } }
+
+    var names: [String] { lock.withLock { stored } }
 }
