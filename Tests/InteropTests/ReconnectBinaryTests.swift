@@ -53,13 +53,16 @@ import Testing
 
     @Test(arguments: [false, true])
     func aCameraAsleepOverPTPIPIsWokenOrKeptAwake(keepAlive: Bool) async throws {
-        let server = try await SimServeProcess.start(["--sensor", "96x64", "--sleep-after", "800ms"])
+        // Asleep after 2 s without a request: a host starting late under load still finds it awake (or, without
+        // a keep-alive, wakes it with its knock: the first connection is retried by --reconnect only once the
+        // run has started, so the first one must find it awake).
+        let server = try await SimServeProcess.start(["--sensor", "96x64", "--sleep-after", "2s"])
         let folder = try TemporaryDirectory("reconnect-sleep")
         let result = try await Subprocess.runDetached(
             try RawcapBinary.path(),
             [
-                "shoot", "--camera", "ptpip:127.0.0.1:\(server.port)", "--count", "3", "--interval", "2s",
-                "--reconnect", "--keep-alive", keepAlive ? "300ms" : "0", "--json", "-o", folder.url.path,
+                "shoot", "--camera", "ptpip:127.0.0.1:\(server.port)", "--count", "3", "--interval", "4s",
+                "--reconnect", "--keep-alive", keepAlive ? "400ms" : "0", "--json", "-o", folder.url.path,
             ])
         _ = await server.stop()
         #expect(result.status == 0, "\(result.errorOutput)")
