@@ -81,6 +81,27 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 
+    /// `pull --reconnect`: the link breaks in the middle of the first download (the hostile personality puts a
+    /// RAW+JPEG shot on its card at once); the pull goes on with what it has not written, each file once.
+    @Test func aPullGoesOnAfterTheLinkBreaks() async throws {
+        let folder = try TemporaryDirectory("reconnect-pull")
+        let arguments = [
+            "pull", "--all", "--camera", "sim", "--sim-model", "hostile", "--sim-sensor", "160x120", "--sim-fault",
+            "disconnect-after=20000", "--json", "-o", folder.url.path,
+        ]
+        let rawcap = try ScriptContractTests.rawcap()
+        let without = try await Subprocess.runDetached(rawcap, arguments)
+        #expect(without.status == 74, "\(without.errorOutput)")
+        let result = try await Subprocess.runDetached(rawcap, arguments + ["--reconnect"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = ScriptContractTests.jsonLines(result.output)
+        #expect(lines.filter { $0["event"] as? String == "camera-lost" }.count == 1, "\(result.output)")
+        #expect(lines.filter { $0["event"] as? String == "camera-back" }.count == 1, "\(result.output)")
+        let saved = lines.compactMap { $0["cameraFile"] as? String }
+        #expect(saved.count == 2 && Set(saved).count == 2, "\(result.output)")
+        #expect(result.errorOutput.contains("rawcap pull: 2 files"), "\(result.errorOutput)")
+    }
+
     @Test(arguments: [
         (["--reconnect-timeout", "5s"], "--reconnect-timeout needs --reconnect"),
         (["--reconnect", "--reconnect-timeout", "soon"], "--reconnect-timeout soon"),
