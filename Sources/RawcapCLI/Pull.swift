@@ -17,7 +17,8 @@ extension RawcapCommand {
                 files become DNGs (the camera's JPEG of the same shot is the preview and is saved beside it) \
                 unless --original. Files are never overwritten (a suffix is added), camera file names are \
                 sanitised, and nothing is deleted from the camera unless --delete-after, and then only once the \
-                file is on disk.
+                file is on disk. With --reconnect a camera that goes away is waited for (by serial number) and \
+                the pull goes on with the files it has not written (docs/reconnect.md).
                 """)
 
         @OptionGroup var connection: ConnectionOptions
