@@ -101,8 +101,9 @@ fault-matrix:
 	$(SWIFT) build -c release --product rawcap
 	Tests/FaultMatrix/fault-matrix.sh .build/release/rawcap
 
-## soak: 2,000 RAW+JPEG frames from `rawcap sim serve` over PTP/IP with a fault every 100 shots, re-run after each
-## failure, then pull --resume; every frame on disk exactly once, memory flat (Tests/Soak; SOAK_ARGS for more).
+## soak: 2,000 RAW+JPEG frames from `rawcap sim serve` over PTP/IP in one `shoot --reconnect --interval 100ms`, a
+## fault every 100 shots (sleeps and power cycles included); every frame on disk exactly once or shot-missed,
+## memory flat (Tests/Soak; SOAK_ARGS for more).
 soak:
 	$(SWIFT) build -c release --product rawcap
 	Tests/Soak/soak.sh .build/release/rawcap $(SOAK_ARGS)

@@ -142,6 +142,7 @@ struct fakeusb_device {
     pthread_mutex_t lock;
     uint64_t generation;
     int unplugged;
+    int removed;
     int claim_error;
     UMockdevIoctlClient *claimed_by;
     const UMockdevIoctlClient *drained_by;  // whose last reap handed a URB back (identity only, no reference)
@@ -1022,6 +1023,7 @@ fakeusb_device *fakeusb_device_add(
         return NULL;
     }
     for (fakeusb_device *other = testbed->devices; other != NULL; other = other->next) {
+        if (other->removed) continue;
         if (other->config.busnum == config->busnum &&
             (other->config.devnum == config->devnum || other->config.port == config->port)) {
             set_error(error, error_length, "another fake device already uses this address or port");
@@ -1269,6 +1271,21 @@ void fakeusb_unplug(fakeusb_device *device) {
     fire(device);
 }
 
+void fakeusb_device_remove(fakeusb_device *device) {
+    fakeusb_unplug(device);
+    pthread_mutex_lock(&testbed_lock);
+    if (!device->removed) {
+        device->removed = 1;
+        if (api->testbed_remove_device != NULL) {
+            char syspath[256];
+            snprintf(syspath, sizeof syspath, "/sys/devices/pci0000:00/0000:00:14.0/usb%u/%u-%u",
+                     device->config.busnum, device->config.busnum, device->config.port);
+            api->testbed_remove_device(device->testbed->testbed, syspath);
+        }
+    }
+    pthread_mutex_unlock(&testbed_lock);
+}
+
 void fakeusb_set_claim_error(fakeusb_device *device, int error_number) {
     pthread_mutex_lock(&device->lock);
     device->claim_error = error_number;
@@ -1330,6 +1347,7 @@ void fakeusb_answer_control(fakeusb_device *device, uint64_t id, int status, con
     (void)device; (void)id; (void)status; (void)data; (void)length;
 }
 void fakeusb_unplug(fakeusb_device *device) { (void)device; }
+void fakeusb_device_remove(fakeusb_device *device) { (void)device; }
 void fakeusb_set_claim_error(fakeusb_device *device, int error_number) { (void)device; (void)error_number; }
 int fakeusb_set_node_mode(fakeusb_device *device, unsigned int mode) { (void)device; (void)mode; return -19; }
 void fakeusb_get_stats(fakeusb_device *device, fakeusb_stats *stats) { (void)device; *stats = (fakeusb_stats){0}; }

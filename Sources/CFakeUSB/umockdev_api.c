@@ -41,6 +41,7 @@ static void load(void) {
     *(void **)&api.testbed_get_root_dir = need(umockdev, u, "umockdev_testbed_get_root_dir", &ok);
     *(void **)&api.testbed_add_from_string = need(umockdev, u, "umockdev_testbed_add_from_string", &ok);
     *(void **)&api.testbed_attach_ioctl = need(umockdev, u, "umockdev_testbed_attach_ioctl", &ok);
+    *(void **)&api.testbed_remove_device = dlsym(umockdev, "umockdev_testbed_remove_device");
     *(void **)&api.in_mock_environment = need(umockdev, u, "umockdev_in_mock_environment", &ok);
     *(void **)&api.ioctl_base_new = need(umockdev, u, "umockdev_ioctl_base_new", &ok);
     *(void **)&api.client_get_request = need(umockdev, u, "umockdev_ioctl_client_get_request", &ok);

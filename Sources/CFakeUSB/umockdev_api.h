@@ -43,6 +43,8 @@ typedef struct {
     char *(*testbed_get_root_dir)(UMockdevTestbed *self);
     int (*testbed_add_from_string)(UMockdevTestbed *self, const char *data, fu_gerror **error);
     int (*testbed_attach_ioctl)(UMockdevTestbed *self, const char *dev, UMockdevIoctlBase *handler, fu_gerror **error);
+    /// umockdev_testbed_remove_device; NULL in a umockdev without it (devices then stay listed once unplugged).
+    void (*testbed_remove_device)(UMockdevTestbed *self, const char *syspath);
     int (*in_mock_environment)(void);
     UMockdevIoctlBase *(*ioctl_base_new)(void);
     unsigned long (*client_get_request)(UMockdevIoctlClient *self);

@@ -109,6 +109,8 @@ public actor EmulatedCamera: PTPResponder {
     public private(set) var lostEvents: [PTPEvent] = []
 
     var faults: FaultState
+    /// Whether the camera is on its link (`EmulatedCamera+Presence.swift`).
+    var presence = PresenceState()
     var captureTask: Task<Void, Never>?
     var shotCount: UInt64 = 0
     var folderNumber = 100
@@ -197,6 +199,12 @@ public actor EmulatedCamera: PTPResponder {
     /// Answers one operation and records it in ``transcript``.
     public func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
         var fault: String?
+        // Away from the link (asleep, switched off): a request that still reaches the camera over the old link
+        // finds it gone (EmulatedCamera+Presence.swift).
+        if let leaving = presenceBeforeAnswering(request) {
+            record(request, dataOut: dataOut, reply: PTPResponderReply(.ok, linkFault: .drop), fault: leaving)
+            return PTPResponderReply(.ok, linkFault: .drop)
+        }
         if let milliseconds = faults.delays[request.code] {
             // The camera thinks before answering; events and other tasks go on meanwhile.
             try? await Task.sleep(for: .milliseconds(milliseconds))
@@ -206,10 +214,18 @@ public actor EmulatedCamera: PTPResponder {
         if reply.code == .ok, var source = reply.dataIn {
             if let rate = faults.bytesPerSecond { source = PacedDataSource(source, bytesPerSecond: rate) }
             reply.dataIn = source
-            if source.byteCount > 1, let reboot = faults.takeScheduledBreak(request.code) {
+            if source.byteCount > 1, let scheduled = faults.takeScheduledBreak(request.code) {
                 reply.linkFault = .disconnect(afterBytes: Int(clamping: source.byteCount / 2))
-                fault = reboot ? "every: reboot mid-download" : "every: disconnect mid-download"
-                if reboot { restart() }
+                switch scheduled {
+                case .disconnect: fault = "every: disconnect mid-download"
+                case .reboot:
+                    fault = "every: reboot mid-download"
+                    restart()
+                case .powerCycle(let away):
+                    fault = "power cycle mid-download: gone for \(away)"
+                    restart()
+                    leaveLink(for: away, asleep: false)
+                }
             } else if case let (cut, reboot)? = faults.takeDisconnect(sending: source.byteCount) {
                 reply.linkFault = .disconnect(afterBytes: cut)
                 if reboot {

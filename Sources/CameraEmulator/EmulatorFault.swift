@@ -16,7 +16,9 @@ import PTP
 /// | `duplicate-event=objectadded` or `duplicate-event=objectadded:2` | the next (2) ObjectAdded events are sent twice |
 /// | `reboot-after=1000000` | as `disconnect-after`, and the camera restarts: its session closes at once, over USB too (the next host must open a new one); the card and the settings stay, and over PTP/IP `sim serve` takes the next client |
 /// | `delay=SetDevicePropValue:3000` | every request of that operation is answered 3000 ms late (a camera busy writing its settings, a slow menu system) |
-/// | `every=100` | after every 100th shot, one fault in turn: the next image download breaks in its middle, GetPartialObject stalls, `busy=3`, the ObjectAdded lost, the ObjectAdded sent twice, the camera reboots in the next image download (the soak test's schedule) |
+/// | `disappear-after=5` or `disappear-after=5:10s` | after the 5th shot, the next image download breaks in its middle and the camera is gone (off the USB bus, off the network) for 10 s (default 2 s), then comes back with the same serial number, session closed, card and settings kept: a power cycle |
+/// | `sleep-after=30s` or `sleep-after=30s:5s` | after 30 s without a request the camera sleeps: it leaves the link (USB: off the bus; PTP/IP: the connection drops at the host's next request, new ones are refused) and wakes 5 s later (default 2 s), or over PTP/IP soon after a host knocks (a refused connection) |
+/// | `every=100` | after every 100th shot, one fault in turn: the next image download breaks in its middle, GetPartialObject stalls, `busy=3`, the ObjectAdded lost, the ObjectAdded sent twice, the camera reboots in the next image download, the camera power-cycles in the next image download (gone 2 s), the camera sleeps at the next InitiateCapture (gone 1.5 s) (the soak test's schedule) |
 /// | `hostile=traversal` | with `--model hostile` only: one of the ``HostileBehaviour``s (names in its table) |
 ///
 /// Operation and event names are the standard names from ISO 15740 in any case (`GetObject`, `getpartialobject`,
@@ -44,6 +46,10 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
         case delay(operation: OperationCode, milliseconds: Int)
         /// After every `shots` shots, arm the next fault of ``FaultState/rotation``.
         case every(shots: Int)
+        /// After shot number `shots`, break the next image download and leave the link for `duration`.
+        case disappearAfter(shots: UInt64, duration: Duration)
+        /// Sleep (leave the link) after `idle` without a request, for `wake` unless woken.
+        case sleepAfter(idle: Duration, wake: Duration)
         /// The hostile personality's attack (``CameraModel/hostile`` only).
         case hostile(HostileBehaviour)
     }
@@ -122,6 +128,23 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
             let value = try required()
             guard let bytes = UInt64(value) else { throw fail("\(value) is not a byte count") }
             kind = .rebootAfter(bytes: bytes)
+        case "disappear-after":
+            let (number, duration) = split(try required())
+            let away = try duration.map { text throws(EmulatorError) in
+                guard let value = Self.duration(text) else { throw fail("\(text) is not a duration such as 2s") }
+                return value
+            } ?? .seconds(2)
+            kind = .disappearAfter(shots: UInt64(try count(number)), duration: away)
+        case "sleep-after":
+            let (idleText, wakeText) = split(try required())
+            guard let idle = Self.duration(idleText), idle > .zero else {
+                throw fail("\(idleText) is not a duration such as 30s, 500ms or 2m")
+            }
+            let wake = try wakeText.map { text throws(EmulatorError) in
+                guard let value = Self.duration(text) else { throw fail("\(text) is not a duration such as 5s") }
+                return value
+            } ?? .seconds(2)
+            kind = .sleepAfter(idle: idle, wake: wake)
         case "card-full":
             guard argument == nil else { throw fail("card-full takes no value") }
             kind = .cardFull
@@ -135,7 +158,7 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
             kind = .hostile(behaviour)
         default:
             throw fail("unknown fault; known: disconnect-after, busy, stall, slow, lose-event, duplicate-event, "
-                    + "reboot-after, delay, every, card-full, hostile")
+                    + "reboot-after, delay, every, disappear-after, sleep-after, card-full, hostile")
         }
     }
 
@@ -164,6 +187,8 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
         case .delay(let operation, let milliseconds): "delay=\(operation):\(milliseconds)"
         case .every(let shots): "every=\(shots)"
         case .hostile(let behaviour): "hostile=\(behaviour)"
+        case .disappearAfter(let shots, let duration): "disappear-after=\(shots):\(Self.text(duration))"
+        case .sleepAfter(let idle, let wake): "sleep-after=\(Self.text(idle)):\(Self.text(wake))"
         }
     }
 
@@ -172,6 +197,27 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
             throw EmulatorError(.invalidFault, "\(text): \(name) is not a standard operation name (GetObject, …)")
         }
         return OperationCode(rawValue: code.key)
+    }
+
+    /// `500ms`, `2s`, `1.5m`, `1h`, or plain seconds (`2`); at most a day.
+    static func duration(_ text: Substring) -> Duration? {
+        let lower = text.lowercased()
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        var number = Substring(lower)
+        var scale = 1.0
+        for (suffix, factor) in units where lower.hasSuffix(suffix) {
+            number = number.dropLast(suffix.count)
+            scale = factor
+            break
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 86_400 else { return nil }
+        return .milliseconds(Int64((value * scale * 1000).rounded()))
+    }
+
+    /// A duration as `duration(_:)` reads it back: whole milliseconds.
+    static func text(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms"
     }
 
     /// `5MB/s`, `500kB/s`, `1.5MiB/s`, `800000` (bytes per second); decimal (k, M, G) and binary (Ki, Mi, Gi)

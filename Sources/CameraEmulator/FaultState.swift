@@ -59,6 +59,10 @@ struct FaultState: Sendable {
                 every = shots
             case .rebootAfter(let bytes):
                 rebootThreshold = min(rebootThreshold ?? .max, bytes)
+            case .disappearAfter(let shots, let duration):
+                disappearances[shots] = duration
+            case .sleepAfter(let idle, let wake):
+                sleepAfter = (idle, wake)
             }
         }
         bytesPerSecond = rate
@@ -91,26 +95,62 @@ struct FaultState: Sendable {
     /// Counts a shot the camera accepted (its number, from 1); on every `every=`-th, arms the next fault of
     /// ``rotation`` and returns its description.
     mutating func shotAccepted(_ number: UInt64) -> String? {
+        if let duration = disappearances.removeValue(forKey: number) {
+            armedBreak = .powerCycle(duration)
+            return "disappear-after=\(number): armed for the next image download"
+        }
         guard let every, number % UInt64(every) == 0 else { return nil }
         let index = scheduledCount % Self.rotation.count
         scheduledCount += 1
         switch index {
-        case 0: armedBreak = false
+        case 0: armedBreak = .disconnect
         case 1: stalls[.getPartialObject, default: 0] += 1
         case 2: busy[.initiateCapture, default: 0] += 3
         case 3: lostEvents[.objectAdded, default: 0] += 1
         case 4: duplicatedEvents[.objectAdded, default: 0] += 1
-        default: armedBreak = true
+        case 5: armedBreak = .reboot
+        case 6: armedBreak = .powerCycle(Self.scheduledPowerCycle)
+        default: armedSleep = Self.scheduledSleep
         }
         return "every=\(every): \(Self.rotation[index]) (#\(scheduledCount))"
     }
 
-    /// Whether a data phase of `code` breaks the link (a scheduled disconnect or reboot), and whether it reboots.
-    mutating func takeScheduledBreak(_ code: OperationCode) -> Bool? {
-        guard let reboot = armedBreak, code == .getObject || code == .getPartialObject else { return nil }
-        armedBreak = nil
-        return reboot
+    /// How a scheduled break of an image download ends.
+    enum ScheduledBreak: Equatable {
+        /// The link breaks; the camera stays.
+        case disconnect
+        /// The link breaks and the camera restarts (its session closes).
+        case reboot
+        /// The camera restarts and is gone from the link (off the bus, off the network) for this long, then comes
+        /// back with the same serial number: a power cycle.
+        case powerCycle(Duration)
     }
+
+    /// Whether a data phase of `code` breaks the link (a scheduled disconnect, reboot or power cycle).
+    mutating func takeScheduledBreak(_ code: OperationCode) -> ScheduledBreak? {
+        guard let armed = armedBreak, code == .getObject || code == .getPartialObject else { return nil }
+        armedBreak = nil
+        return armed
+    }
+
+    /// Whether the camera falls asleep at this request (the `every=` schedule's sleep, armed after a shot and taken
+    /// at the next InitiateCapture); how long it sleeps when it does.
+    mutating func takeScheduledSleep(_ code: OperationCode) -> Duration? {
+        guard let duration = armedSleep, code == .initiateCapture else { return nil }
+        armedSleep = nil
+        return duration
+    }
+
+    /// `disappear-after=` marks not reached yet: shot number → how long the camera stays away.
+    private var disappearances: [UInt64: Duration] = [:]
+    /// `sleep-after=`: the idle time before the camera sleeps, and how long it sleeps unless woken.
+    private(set) var sleepAfter: (idle: Duration, wake: Duration)?
+    /// A scheduled sleep waiting for the next InitiateCapture.
+    private var armedSleep: Duration?
+    /// How long the `every=` schedule's power cycle keeps the camera away.
+    static let scheduledPowerCycle = Duration.seconds(2)
+    /// How long the `every=` schedule's sleep lasts (a host's knock wakes it sooner over PTP/IP).
+    static let scheduledSleep = Duration.milliseconds(1500)
 
     /// Whether an event of `code` is sent twice this time.
     mutating func takeDuplicatedEvent(_ code: EventCode) -> Bool {
@@ -142,12 +182,12 @@ struct FaultState: Sendable {
     private(set) var every: Int?
     /// How many scheduled faults have been armed.
     private(set) var scheduledCount = 0
-    /// A scheduled break of the next image download: `false` a disconnect, `true` a reboot.
-    private var armedBreak: Bool?
+    /// A scheduled break of the next image download.
+    private var armedBreak: ScheduledBreak?
     /// What `every=` arms, in turn.
     static let rotation = [
         "disconnect mid-download", "stall GetPartialObject", "busy=3", "lose ObjectAdded", "duplicate ObjectAdded",
-        "reboot mid-download",
+        "reboot mid-download", "power cycle mid-download (gone 2 s)", "sleep before the next shot (1.5 s)",
     ]
     /// Restarts so far (``EmulatedCamera/rebootCount``).
     var rebootCount = 0

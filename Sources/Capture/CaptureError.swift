@@ -32,6 +32,8 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let outputUnavailable = Code(rawValue: "outputUnavailable")
         /// The camera is connected but not in a mode that takes remote commands (a Sony body outside "PC Remote").
         public static let remoteControlUnavailable = Code(rawValue: "remoteControlUnavailable")
+        /// The camera left the link and did not come back within `--reconnect-timeout`.
+        public static let cameraGone = Code(rawValue: "cameraGone")
 
         /// The name.
         public var description: String { rawValue }

@@ -10,4 +10,10 @@ public enum CaptureEvent: Sendable {
     case saved(SavedFile)
     /// Something the user should know; the run goes on.
     case warning(String)
+    /// The camera left the link; the run waits for it (`--reconnect`).
+    case cameraLost(detail: String)
+    /// The camera is back after this many seconds.
+    case cameraBack(seconds: Double)
+    /// A frame (number from 1) was not shot: it fell due while the camera was away, or was lost with it.
+    case shotMissed(frame: Int, detail: String)
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Logging
 import PTP
 import PlatformSupport
+import Synchronization
 
 /// Runs a ``ShootPlan`` on one camera: negotiates the format, sets the camera up, shoots on schedule, downloads
 /// each shot and hands it to the encode stage, journals everything, and puts the camera's settings back.
@@ -30,6 +31,8 @@ public struct CaptureRunner: Sendable {
         public var overruns: [Int]
         /// Whether a stop request ended the run early.
         public var interrupted: Bool
+        /// Frames journaled as `shot-missed` (`--reconnect`: due while the camera was away, or lost with it).
+        public var missed: [Int] = []
     }
 
     /// How late a frame may start before it counts as an overrun: more than timer and scheduling jitter, less than
@@ -54,6 +57,11 @@ public struct CaptureRunner: Sendable {
     public var usbVendorID: USBVendorID?
     /// The camera's USB idProduct when it is on USB: a Nikon's tells its image quality numbering.
     public var usbProductID: UInt16?
+    /// With `--reconnect`: waits for the camera when it leaves the link and goes on with the run; `nil` lets the
+    /// run fail (exit 74, `pull --resume` later).
+    public var reconnector: CameraReconnector?
+    /// During waits between frames, a GetDeviceInfo this often (`--keep-alive`); `nil` or zero for none.
+    public var keepAlive: Duration?
 
     /// Creates a runner.
     public init(
@@ -227,17 +235,21 @@ public struct CaptureRunner: Sendable {
         }
         observer(.started(frames: plan.isOpenEnded ? nil : plan.frameCount, format: format.description, camera: camera))
 
-        // Settings first: a refusal here stops the run before anything is shot.
-        if let quality, let qualityControl = profile.qualityControl {
-            try await qualityControl.set(quality, session: session)
-        } else if let qualityValue, let code = profile.qualityProperty {
-            try await control.set(control.definition(for: code), to: qualityValue)
+        // Settings first: a refusal here stops the run before anything is shot. After a reconnect they are set
+        // again: a camera that slept or was switched off may have forgotten them.
+        func applySettings() async throws {
+            if let quality, let qualityControl = profile.qualityControl {
+                try await qualityControl.set(quality, session: session)
+            } else if let qualityValue, let code = profile.qualityProperty {
+                try await control.set(control.definition(for: code), to: qualityValue)
+            }
+            if let depth = format.rawBitDepth, let code = profile.rawBitDepthProperty {
+                let definition = control.definition(for: code)
+                let description = try await control.descriptor(definition)
+                try await control.set(definition, to: try profile.rawBitDepthValue(for: depth, type: description.dataType))
+            }
         }
-        if let depth = format.rawBitDepth, let code = profile.rawBitDepthProperty {
-            let definition = control.definition(for: code)
-            let description = try await control.descriptor(definition)
-            try await control.set(definition, to: try profile.rawBitDepthValue(for: depth, type: description.dataType))
-        }
+        try await applySettings()
         let expecting = quality?.objectCount
         var downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
         if !profile.partialObjectDownloads { downloader.usesPartialObject = false }
@@ -251,108 +263,219 @@ public struct CaptureRunner: Sendable {
         var encoding: Task<[SavedFile], any Error>?
         let steps: [BracketSetting?] = brackets.isEmpty ? [nil] : brackets
         var index = 0
+        // With --reconnect: the times the camera was away (from the run's start). Frames that fell due in one are
+        // missed, never fired late in a burst; frames a slow run had not reached before the camera left stay
+        // (they start late, as overruns do).
+        var absences: [Range<Duration>] = []
+        func fellDueWhileAway(_ due: Duration?) -> Bool {
+            guard let due else { return false }
+            return absences.contains { $0.contains(due) }
+        }
+
+        /// Sleeps until `deadline` (a stop request wakes it: `true`); with a keep-alive, asks the camera for its
+        /// DeviceInfo every `keepAlive` meanwhile, so a body that sleeps when idle stays awake where it allows it.
+        /// GetDeviceInfo is the cheapest request PTP has and is valid in any state (ISO 15740 10.5.1).
+        func wait(until deadline: ContinuousClock.Instant) async throws -> Bool {
+            guard let keepAlive, keepAlive > .zero else { return await stop.sleep(until: deadline) }
+            while true {
+                let next = min(deadline, clock.now + keepAlive)
+                if await stop.sleep(until: next) { return true }
+                if clock.now >= deadline { return false }
+                logger.debug("keep-alive: GetDeviceInfo")
+                _ = try await session.getDeviceInfo()
+            }
+        }
+
+        /// Journals frame `shot` as missed.
+        func miss(_ shot: Int, due: Duration?, _ detail: String) throws {
+            var entry = JournalEntry(JournalEntry.Event.shotMissed)
+            entry.shot = shot
+            entry.scheduled = due?.seconds
+            entry.detail = detail
+            try journal.record(entry)
+            summary.missed.append(shot)
+            observer(.shotMissed(frame: shot + 1, detail: detail))
+        }
+
+        /// Downloads a shot's objects and hands them to the encode stage, once the previous shot's files are done.
+        func deliver(
+            _ objects: [AnnouncedObject], step: BracketSetting?, date: Date, triggered: ContinuousClock.Instant,
+            captured: ContinuousClock.Instant
+        ) async throws {
+            let shotIndex = index
+            let raw = objects.first { !$0.isJPEG }
+            let jpeg = objects.first { $0.isJPEG }
+            let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
+            var rawBytes: [UInt8]?
+            var jpegBytes: [UInt8]?
+            // Only what the output needs is downloaded; the rest stays on the card (pull fetches it).
+            for object in [raw, jpeg].compactMap({ $0 }) {
+                // The JPEG is always wanted: the file itself, or the DNG's preview.
+                let needed = object.isJPEG || format.product != .jpeg
+                guard needed else { continue }
+                let began = clock.now
+                let bytes: [UInt8]
+                if let prefetched = object.data {
+                    bytes = prefetched
+                    progress(prefetched.count)
+                } else {
+                    bytes = try await downloader.download(object, session: session, progress: progress)
+                }
+                var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
+                entry.shot = shotIndex
+                entry.handle = object.handle.rawValue
+                entry.size = UInt64(bytes.count)
+                entry.seconds = (clock.now - began).seconds
+                try journal.record(entry)
+                if object.isJPEG { jpegBytes = bytes } else { rawBytes = bytes }
+            }
+            try await profile.driver.downloaded(objects, session: session)
+            let downloaded = clock.now
+            let shot = ShotProcessor.Shot(
+                frame: index + 1, index: index, bracket: step?.ev, date: date, sequence: firstSequence + index,
+                raw: raw.flatMap { object in rawBytes.map { (object, $0) } },
+                jpeg: jpeg.flatMap { object in jpegBytes.map { (object, $0) } },
+                captureSeconds: (captured - triggered).seconds,
+                downloadSeconds: (downloaded - captured).seconds,
+                triggered: triggered)
+            // The previous shot's files must be done before this one starts encoding: one encode in flight.
+            if let previous = encoding {
+                encoding = nil
+                summary.files += try await previous.value
+            }
+            encoding = Task.detached { try processor.process(shot) }
+        }
+
         do {
             shots: for group in 0..<plan.count {
                 for step in steps {
-                    let dueOffset = plan.interval.map { $0 * group } ?? (clock.now - runStart)
-                    let stopped = await stop.sleep(until: runStart + dueOffset)
-                    if stopped {
-                        summary.interrupted = true
-                        break shots
+                    let groupDue = plan.interval.map { $0 * group }
+                    if fellDueWhileAway(groupDue) {
+                        try miss(index, due: groupDue, "fell due while the camera was away")
+                        index += 1
+                        continue
                     }
-                    let startedOffset = clock.now - runStart
-                    summary.scheduled.append(dueOffset.seconds)
-                    summary.started.append(startedOffset.seconds)
-                    if plan.interval != nil, step == steps.first, startedOffset - dueOffset > Self.overrunTolerance {
-                        summary.overruns.append(index)
-                        var overrun = JournalEntry(JournalEntry.Event.shotOverrun)
-                        overrun.shot = index
-                        overrun.scheduled = dueOffset.seconds
-                        overrun.started = startedOffset.seconds
-                        overrun.detail =
-                            "started \(String(cFormat: "%.3f", (startedOffset - dueOffset).seconds)) s late: the previous frame overran the interval"
-                        try journal.record(overrun)
-                        observer(.warning("frame \(index + 1) \(overrun.detail ?? "")"))
-                    }
-                    if let step { try await control.set(control.definition(for: step.property), to: step.value) }
-                    var requested = JournalEntry(JournalEntry.Event.shotRequested)
-                    requested.shot = index
-                    requested.scheduled = dueOffset.seconds
-                    requested.started = startedOffset.seconds
-                    requested.bracket = step?.ev
-                    try journal.record(requested)
-                    observer(.shotStarted(frame: index + 1))
+                    // Objects of this frame announced before the camera went away: fetched once it is back.
+                    var recovering: (objects: [AnnouncedObject], date: Date, triggered: ContinuousClock.Instant)?
+                    frame: while true {
+                        let announced = AnnouncedObjects()
+                        var requested = recovering != nil
+                        do {
+                            if let pending = recovering {
+                                do {
+                                    try await deliver(
+                                        pending.objects, step: step, date: pending.date, triggered: pending.triggered,
+                                        captured: pending.triggered)
+                                } catch let error as PTPError where !CameraReconnector.meansCameraGone(error) {
+                                    // The camera forgot the shot (a body whose memory a power cycle cleared).
+                                    try miss(index, due: groupDue, "the camera no longer has the shot's objects: \(error)")
+                                }
+                                index += 1
+                                break frame
+                            }
+                            let dueOffset = groupDue ?? (clock.now - runStart)
+                            let stopped = try await wait(until: runStart + dueOffset)
+                            if stopped {
+                                summary.interrupted = true
+                                break shots
+                            }
+                            let startedOffset = clock.now - runStart
+                            summary.scheduled.append(dueOffset.seconds)
+                            summary.started.append(startedOffset.seconds)
+                            if plan.interval != nil, step == steps.first, startedOffset - dueOffset > Self.overrunTolerance {
+                                summary.overruns.append(index)
+                                var overrun = JournalEntry(JournalEntry.Event.shotOverrun)
+                                overrun.shot = index
+                                overrun.scheduled = dueOffset.seconds
+                                overrun.started = startedOffset.seconds
+                                overrun.detail =
+                                    "started \(String(cFormat: "%.3f", (startedOffset - dueOffset).seconds)) s late: the previous frame overran the interval"
+                                try journal.record(overrun)
+                                observer(.warning("frame \(index + 1) \(overrun.detail ?? "")"))
+                            }
+                            if let step { try await control.set(control.definition(for: step.property), to: step.value) }
+                            var requestedEntry = JournalEntry(JournalEntry.Event.shotRequested)
+                            requestedEntry.shot = index
+                            requestedEntry.scheduled = dueOffset.seconds
+                            requestedEntry.started = startedOffset.seconds
+                            requestedEntry.bracket = step?.ev
+                            try journal.record(requestedEntry)
+                            requested = true
+                            observer(.shotStarted(frame: index + 1))
 
-                    let triggered = clock.now
-                    let date = Date()
-                    let shotIndex = index
-                    let objects: [AnnouncedObject]
-                    do {
-                        objects = try await profile.driver.capture(
-                            session: session, expecting: expecting, timing: plan.timing
-                        ) { object in
-                            var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
-                            entry.shot = shotIndex
-                            entry.handle = object.handle.rawValue
-                            entry.cameraFile = object.info.filename
-                            entry.captureDate = object.info.captureDate
-                            entry.objectFormat = object.info.objectFormat.rawValue
-                            entry.size = object.info.byteCount
-                            entry.detail = object.late ? "late" : nil
-                            journal.recordQuietly(entry)
+                            let triggered = clock.now
+                            let date = Date()
+                            let shotIndex = index
+                            let objects: [AnnouncedObject]
+                            do {
+                                objects = try await profile.driver.capture(
+                                    session: session, expecting: expecting, timing: plan.timing
+                                ) { object in
+                                    announced.append(object, date: date, triggered: triggered)
+                                    var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
+                                    entry.shot = shotIndex
+                                    entry.handle = object.handle.rawValue
+                                    entry.cameraFile = object.info.filename
+                                    entry.captureDate = object.info.captureDate
+                                    entry.objectFormat = object.info.objectFormat.rawValue
+                                    entry.size = object.info.byteCount
+                                    entry.detail = object.late ? "late" : nil
+                                    journal.recordQuietly(entry)
+                                }
+                            } catch let error as CaptureError
+                                where stop.isRequested && [.cameraBusy, .captureTimeout].contains(error.code)
+                            {
+                                // Ctrl-C while the camera kept answering DeviceBusy or the shot was awaited: the user's
+                                // stop ends the run (130, journal "interrupted"), not the wait it cut short (fault matrix).
+                                logger.info("stopped while waiting for frame \(index + 1): \(error)")
+                                summary.interrupted = true
+                                break shots
+                            }
+                            try await deliver(objects, step: step, date: date, triggered: triggered, captured: clock.now)
+                            index += 1
+                            break frame
+                        } catch let error
+                            where reconnector != nil && !stop.isRequested && CameraReconnector.meansCameraGone(error)
+                        {
+                            guard let reconnector else { throw error }
+                            let lostAt = clock.now - runStart
+                            let lostObjects = recovering ?? announced.taken
+                            var loss: any Error = error
+                            while true {
+                                _ = try await reconnector.recover(
+                                    from: loss, session: session, serialNumber: serial, shot: requested ? index : nil,
+                                    journal: journal, observer: observer, stop: stop, logger: logger)
+                                do {
+                                    // The camera may have forgotten the remote session and the run's settings.
+                                    try await profile.driver.prepare(session: session, logger: logger)
+                                    try await applySettings()
+                                    break
+                                } catch let again
+                                    where !stop.isRequested && CameraReconnector.meansCameraGone(again)
+                                {
+                                    // Gone again before it was ready (a camera that sleeps at once): wait again.
+                                    loss = again
+                                }
+                            }
+                            if plan.interval != nil { absences.append(lostAt..<(clock.now - runStart)) }
+                            if requested {
+                                if let lostObjects, !lostObjects.objects.isEmpty {
+                                    recovering = lostObjects
+                                    continue frame
+                                }
+                                try miss(index, due: groupDue, "the camera went away before it announced the shot")
+                                index += 1
+                                break frame
+                            }
+                            // Lost while waiting for the frame (a keep-alive found it gone): the frame is still to
+                            // come unless it fell due meanwhile.
+                            if fellDueWhileAway(groupDue) {
+                                try miss(index, due: groupDue, "fell due while the camera was away")
+                                index += 1
+                                break frame
+                            }
                         }
-                    } catch let error as CaptureError
-                        where stop.isRequested && [.cameraBusy, .captureTimeout].contains(error.code)
-                    {
-                        // Ctrl-C while the camera kept answering DeviceBusy or the shot was awaited: the user's
-                        // stop ends the run (130, journal "interrupted"), not the wait it cut short (fault matrix).
-                        logger.info("stopped while waiting for frame \(index + 1): \(error)")
-                        summary.interrupted = true
-                        break shots
                     }
-                    let captured = clock.now
-                    let raw = objects.first { !$0.isJPEG }
-                    let jpeg = objects.first { $0.isJPEG }
-                    let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
-                    var rawBytes: [UInt8]?
-                    var jpegBytes: [UInt8]?
-                    // Only what the output needs is downloaded; the rest stays on the card (pull fetches it).
-                    for object in [raw, jpeg].compactMap({ $0 }) {
-                        // The JPEG is always wanted: the file itself, or the DNG's preview.
-                        let needed = object.isJPEG || format.product != .jpeg
-                        guard needed else { continue }
-                        let began = clock.now
-                        let bytes: [UInt8]
-                        if let prefetched = object.data {
-                            bytes = prefetched
-                            progress(prefetched.count)
-                        } else {
-                            bytes = try await downloader.download(object, session: session, progress: progress)
-                        }
-                        var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
-                        entry.shot = shotIndex
-                        entry.handle = object.handle.rawValue
-                        entry.size = UInt64(bytes.count)
-                        entry.seconds = (clock.now - began).seconds
-                        try journal.record(entry)
-                        if object.isJPEG { jpegBytes = bytes } else { rawBytes = bytes }
-                    }
-                    try await profile.driver.downloaded(objects, session: session)
-                    let downloaded = clock.now
-                    let shot = ShotProcessor.Shot(
-                        frame: index + 1, index: index, bracket: step?.ev, date: date, sequence: firstSequence + index,
-                        raw: raw.flatMap { object in rawBytes.map { (object, $0) } },
-                        jpeg: jpeg.flatMap { object in jpegBytes.map { (object, $0) } },
-                        captureSeconds: (captured - triggered).seconds,
-                        downloadSeconds: (downloaded - captured).seconds,
-                        triggered: triggered)
-                    // The previous shot's files must be done before this one starts encoding: one encode in flight.
-                    if let previous = encoding {
-                        encoding = nil
-                        summary.files += try await previous.value
-                    }
-                    encoding = Task.detached { try processor.process(shot) }
-                    index += 1
                 }
             }
         } catch {
@@ -366,4 +489,19 @@ public struct CaptureRunner: Sendable {
             summary.files += try await last.value
         }
     }
+}
+
+/// The objects a shot announced so far, kept for a reconnect (`announce` is called from the driver's task).
+private final class AnnouncedObjects: Sendable {
+    private let state = Mutex<(objects: [AnnouncedObject], date: Date, triggered: ContinuousClock.Instant)?>(nil)
+
+    func append(_ object: AnnouncedObject, date: Date, triggered: ContinuousClock.Instant) {
+        state.withLock { state in
+            if state == nil { state = ([], date, triggered) }
+            state?.objects.append(object)
+        }
+    }
+
+    /// What was announced, with the shot's date and trigger instant; `nil` when nothing was.
+    var taken: (objects: [AnnouncedObject], date: Date, triggered: ContinuousClock.Instant)? { state.withLock { $0 } }
 }

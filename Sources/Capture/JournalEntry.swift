@@ -10,6 +10,9 @@
 /// | `file-written` | a file is safely on disk (fsync + rename) | `handle`, `path`, `size`, `sha256`, `kind` |
 /// | `object-not-saved` | an object deliberately not saved (a JPEG used only as the DNG preview) | `handle`, `cameraFile` |
 /// | `object-deleted` | an object was deleted from the camera, after its file was written | `handle` |
+/// | `shot-missed` | a frame fell due while the camera was away (`--reconnect`), or its shot was lost with the camera; never fired late | `shot`, `scheduled`, `detail` |
+/// | `camera-lost` | the camera left the link during a run with `--reconnect` | `shot` (the frame it interrupted), `code`, `detail` |
+/// | `camera-back` | the same camera (by serial number) is back and its session open | `seconds` (how long it was away), `detail` |
 /// | `warning` | something the user should know (a fallback, a late object) | `detail` |
 /// | `run-failed` | the run stops on an error | `code`, `detail` |
 /// | `run-finished` | the run ends | `detail` (`complete` or `interrupted`), `files` (how many files it saved) |
@@ -75,6 +78,9 @@ public struct JournalEntry: Codable, Hashable, Sendable {
         public static let objectDeleted = "object-deleted"
         public static let objectNotSaved = "object-not-saved"
         public static let warning = "warning"
+        public static let shotMissed = "shot-missed"
+        public static let cameraLost = "camera-lost"
+        public static let cameraBack = "camera-back"
         public static let runFailed = "run-failed"
         public static let runFinished = "run-finished"
     }

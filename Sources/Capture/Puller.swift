@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 import Logging
 import PTP
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -44,6 +45,8 @@ public struct Puller: Sendable {
     public var namer: FileNamer?
     /// Pull files again that the folder already has (`pull --again`); otherwise `--all` skips them.
     public var again = false
+    /// With `--reconnect`: waits for the camera when it leaves the link and goes on; `nil` lets the pull fail.
+    public var reconnector: CameraReconnector?
 
     /// Creates a puller.
     public init(
@@ -139,6 +142,37 @@ public struct Puller: Sendable {
     /// - Throws: ``CaptureError/Code-swift.struct/invalidPlan`` for a handle that is not on the camera, or what the
     ///   session, decoder and writer throw.
     public func pull(_ selection: Selection, original: Bool, deleteAfter: Bool) async throws -> [SavedFile] {
+        guard let reconnector else {
+            return try await pull(selection, original: original, deleteAfter: deleteAfter, excluding: [])
+        }
+        // --reconnect: a camera that goes away is waited for, and the pull goes on with what this run has not
+        // written yet (the journal's file-written entries of this run).
+        // Every file saved, also by an attempt the camera's departure cut short.
+        let collected = SavedFiles()
+        var counting = self
+        counting.observer = { [observer] event in
+            if case .saved(let file) = event { collected.append(file) }
+            observer(event)
+        }
+        var written: Set<String> = []
+        let serial = try await session.deviceInfo().serialNumber
+        while true {
+            do {
+                _ = try await counting.pull(selection, original: original, deleteAfter: deleteAfter, excluding: written)
+                return collected.files
+            } catch where !stop.isRequested && CameraReconnector.meansCameraGone(error) {
+                let entries = Journal.read(folder: store.folder).filter { $0.run == journal.runID }
+                written = Self.pulledKeys(entries, serial: serial)
+                _ = try await reconnector.recover(
+                    from: error, session: session, serialNumber: serial, shot: nil, journal: journal,
+                    observer: observer, stop: stop, logger: logger)
+            }
+        }
+    }
+
+    private func pull(_ selection: Selection, original: Bool, deleteAfter: Bool, excluding written: Set<String>)
+        async throws -> [SavedFile]
+    {
         let deviceInfo = try await session.deviceInfo()
         let camera = deviceInfo.model.isEmpty ? "camera" : deviceInfo.model
         let serial = deviceInfo.serialNumber
@@ -146,7 +180,7 @@ public struct Puller: Sendable {
         journal.serial = serial
         let objects = try await list()
         let entries = Journal.read(folder: store.folder)
-        let chosen: [CardObject]
+        var chosen: [CardObject]
         switch selection {
         case .all where again:
             chosen = objects
@@ -176,9 +210,12 @@ public struct Puller: Sendable {
                 return object
             }
         }
+        // After a reconnect: what this run has written already is not pulled again.
+        if !written.isEmpty { chosen = chosen.filter { !written.contains($0.key) } }
         var start = JournalEntry(JournalEntry.Event.runStarted)
         start.format = original ? "original" : "dng"
-        start.detail = "pull \(selection): \(chosen.count) object(s)"
+        start.detail =
+            "pull \(selection): \(chosen.count) object(s)" + (written.isEmpty ? "" : " after the camera came back")
         try journal.record(start)
         observer(.started(frames: chosen.count, format: original ? "original" : "dng", camera: camera))
 
@@ -353,4 +390,13 @@ final class BackgroundSave: @unchecked Sendable {
         guard let result else { preconditionFailure("BackgroundSave finished without a result") }
         return try result.get()
     }
+}
+
+/// Files saved so far, collected from a pull's observer.
+private final class SavedFiles: Sendable {
+    private let state = Mutex<[SavedFile]>([])
+
+    func append(_ file: SavedFile) { state.withLock { $0.append(file) } }
+
+    var files: [SavedFile] { state.withLock { $0 } }
 }

@@ -149,6 +149,14 @@ public final class FakeUSBCamera: Sendable {
         await device.disconnect()
     }
 
+    /// Takes the camera off the bus (switched off, asleep): the cable is pulled, libusb no longer lists the device,
+    /// and its address and port are free for the camera's return (``FakeUSBTestbed/addCamera(_:responder:)`` with
+    /// the same serial number, usually at the next address, as a real bus numbers a device that comes back).
+    public func removeFromBus() async {
+        await device.removeFromBus()
+        await stop()
+    }
+
     /// Makes the interface look claimed by another program (EBUSY on claim, "usbfs" as its driver), as when
     /// gvfs's gphoto2 monitor holds the camera.
     public func setHeldByAnotherProgram(_ held: Bool) {

@@ -141,6 +141,13 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
         fakeusb_unplug(device)
     }
 
+    /// Pulls the cable and takes the device off the bus: libusb no longer lists it, and its address may be used by
+    /// a device added later (a camera switched off, or asleep).
+    public func removeFromBus() async {
+        guard let device else { return }
+        fakeusb_device_remove(device)
+    }
+
     // MARK: Faults and counters
 
     /// Makes claims of the interface fail with EBUSY (`LIBUSB_ERROR_BUSY`), as when another program holds the

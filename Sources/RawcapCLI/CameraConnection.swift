@@ -1,3 +1,4 @@
+import CameraEmulator
 import PTP
 import PTPUSB
 
@@ -11,6 +12,8 @@ public struct CameraConnection: Sendable {
     public var session: PTPSession
     /// Closes the transport and releases the camera.
     public var close: @Sendable () async -> Void
+    /// The in-process emulated camera behind `--camera sim`, so a reconnect finds the same body.
+    public var emulatedCamera: EmulatedCamera? = nil
 
     /// Opens the session and establishes the camera's identity once, with the link's USB IDs
     /// (``PTP/PTPSession/cameraIdentity(usbVendorID:usbProductID:)``: DeviceInfo, then a Nikon's vendor property

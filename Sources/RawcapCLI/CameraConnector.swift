@@ -17,7 +17,9 @@ public enum CameraConnector {
     ///   `TransportError` with a `PTPIPConnectFailure` (nothing at a PTP/IP address), `PcapError`/`RecordError` (a
     ///   recording that does not load, a `--record` file that cannot be created), or ``CameraFailure`` for
     ///   transports that do not exist yet.
-    public static func connect(_ options: ConnectionOptions) async throws -> CameraConnection {
+    public static func connect(_ options: ConnectionOptions, simulatorCamera: EmulatedCamera? = nil) async throws
+        -> CameraConnection
+    {
         let logger = options.logger
         let configuration = PTPSession.Configuration(timeout: options.timeoutDuration)
         switch try options.oneCamera() {
@@ -44,7 +46,12 @@ public enum CameraConnector {
         case .simulator:
             // The emulated camera behind the USB device side on an in-memory pipe, driven by PTPUSBTransport:
             // the same framing code as a real USB camera.
-            let camera = try options.simulator.settings.makeCamera()
+            // A reconnect finds the body it lost (its card and settings); while that one is away (asleep,
+            // switched off) there is no camera to connect to.
+            let camera = try simulatorCamera ?? options.simulator.settings.makeCamera()
+            guard await camera.acceptsConnection() else {
+                throw CameraFailure(.noCamera, "the emulated camera is asleep or switched off")
+            }
             let link: EmulatorLink
             if let recorder = try Self.recorder(options, cameraModel: camera.model.model) {
                 do {
@@ -62,13 +69,13 @@ public enum CameraConnector {
                     close: {
                         await recorded.close()
                         await recorder.close()
-                    })
+                    }, emulatedCamera: camera)
             }
             link = EmulatorLink.usb(camera, logger: logger)
             return CameraConnection(
                 location: "sim (\(camera.model.manufacturer) \(camera.model.model), in process)", link: .emulated,
                 session: PTPSession(transport: link.transport, configuration: configuration, logger: logger),
-                close: { await link.close() })
+                close: { await link.close() }, emulatedCamera: camera)
         case .fujiPTPIP(let host, let port):
             return try await connectFujiPTPIP(
                 PTPIPAddress(host: host, port: port), options, configuration: networkConfiguration(configuration),

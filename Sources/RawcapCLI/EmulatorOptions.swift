@@ -16,7 +16,7 @@ struct EmulatorOptions: ParsableArguments {
     @Option(
         name: .customLong("fault"),
         help: ArgumentHelp(
-            "Misbehave on purpose; repeat or separate with commas: disconnect-after=BYTES, busy=N[:OPERATION], stall=OPERATION, slow=RATE (5MB/s), lose-event=EVENT[:N], card-full.",
+            "Misbehave on purpose; repeat or separate with commas: disconnect-after=BYTES, busy=N[:OPERATION], stall=OPERATION, slow=RATE (5MB/s), lose-event=EVENT[:N], card-full, disappear-after=SHOTS[:DURATION], sleep-after=IDLE[:WAKE], every=SHOTS (docs/emulated-camera.md).",
             valueName: "fault"))
     var faults: [String] = []
 
@@ -32,10 +32,16 @@ struct EmulatorOptions: ParsableArguments {
             valueName: "order"))
     var eventOrder: CaptureEventOrder = .standard
 
+    @Option(
+        help: ArgumentHelp(
+            "The camera sleeps after this long without a request: it leaves the USB bus or the network and wakes 2 s later, or over PTP/IP soon after a host knocks (sleep-after=IDLE[:WAKE] as a --fault sets both).",
+            valueName: "duration"))
+    var sleepAfter: String?
+
     var settings: EmulatorSettings {
         EmulatorSettings(
-            model: model, sensor: sensor, faults: faults, cardCapacity: cardCapacity, seed: seed,
-            eventOrder: eventOrder)
+            model: model, sensor: sensor, faults: faults + (sleepAfter.map { ["sleep-after=\($0)"] } ?? []),
+            cardCapacity: cardCapacity, seed: seed, eventOrder: eventOrder)
     }
 
     /// Checks every option by building a camera once.

@@ -17,7 +17,8 @@ extension RawcapCommand {
                 files become DNGs (the camera's JPEG of the same shot is the preview and is saved beside it) \
                 unless --original. Files are never overwritten (a suffix is added), camera file names are \
                 sanitised, and nothing is deleted from the camera unless --delete-after, and then only once the \
-                file is on disk.
+                file is on disk. With --reconnect a camera that goes away is waited for (by serial number) and \
+                the pull goes on with the files it has not written (docs/reconnect.md).
                 """)
 
         @OptionGroup var connection: ConnectionOptions
@@ -67,7 +68,11 @@ extension RawcapCommand {
         @Flag(help: "Print one JSON object per saved file on standard output.")
         var json = false
 
+        @OptionGroup(title: "Long runs")
+        var reconnect: ReconnectOptions
+
         func validate() throws {
+            try reconnect.check()
             let chosen = [all, new, resume, !handles.isEmpty].filter { $0 }.count
             guard chosen == 1 else { throw ValidationError("Choose one of --all, --new, --resume or handles.") }
             guard !(dng && original) else { throw ValidationError("--dng and --original exclude each other.") }
@@ -98,6 +103,7 @@ extension RawcapCommand {
                 let store = try OutputStore(folder: output)
                 let journal = try Journal(folder: store.folder)
                 let camera = try await CameraConnector.connect(connection)
+                let reconnector = reconnect.reconnector(connection, first: camera)
                 let files: [SavedFile]
                 do {
                     try await camera.open()
@@ -108,15 +114,16 @@ extension RawcapCommand {
                     puller.product = format?.product ?? .bayer
                     puller.namer = namer
                     puller.again = again
+                    puller.reconnector = reconnector
                     files = try await puller.pull(
                         selection, original: original || format == .original, deleteAfter: deleteAfter)
                 } catch {
                     try? await camera.session.endSession()
-                    await camera.close()
+                    if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                     throw error
                 }
                 try? await camera.session.endSession()
-                await camera.close()
+                if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                 progress.finish()
                 progress.summary("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {

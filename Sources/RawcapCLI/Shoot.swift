@@ -25,6 +25,8 @@ extension RawcapCommand {
                 Exit status: 0; 64 bad options or a format the camera cannot give; 69 no camera; 73 the output \
                 folder cannot be written or the camera's card is full; 74 disconnect, timeout or full disk; 75 \
                 camera busy; 76 protocol error or an object that does not decode; 130 interrupted.
+                With --reconnect a camera that goes away (cable, sleep, power cycle, Wi-Fi) is waited for and the \
+                run goes on: frames that fell due meanwhile are journaled as shot-missed (docs/reconnect.md).
                 """)
 
         @OptionGroup var connection: ConnectionOptions
@@ -66,7 +68,11 @@ extension RawcapCommand {
         @Flag(help: "Print one JSON object per saved file on standard output.")
         var json = false
 
+        @OptionGroup(title: "Long runs")
+        var reconnect: ReconnectOptions
+
         func validate() throws {
+            try reconnect.check()
             if let count, !(1...1_000_000).contains(count) {
                 throw ValidationError(
                     "--count \(count): give the number of frames, 1 to 1000000 (or leave --count out with --interval "
@@ -116,6 +122,8 @@ extension RawcapCommand {
             // schedule; one failing does not stop the others.
             var results: [(String, Result<CaptureRunner.Summary, any Error>)] = []
             var connected: [(CameraSpec, CameraConnection, String?)] = []
+            // Each connected camera's reconnector (--reconnect), in the order of `connected`.
+            var reconnectors: [CameraReconnector?] = []
             var simulators = 0
             let labels = Self.labels(specs)
             for (index, spec) in specs.enumerated() {
@@ -127,7 +135,9 @@ extension RawcapCommand {
                     simulators += 1
                 }
                 do {
-                    connected.append((spec, try await CameraConnector.connect(options), labels[index]))
+                    let camera = try await CameraConnector.connect(options)
+                    connected.append((spec, camera, labels[index]))
+                    reconnectors.append(reconnect.reconnector(options, first: camera))
                 } catch {
                     // The journal says why this camera's run never started (the camera went away while it was
                     // being identified, say), as it does when opening the session fails.
@@ -140,14 +150,17 @@ extension RawcapCommand {
             let logger = connection.logger
             let stop = signals.stop
             results += await withTaskGroup(of: (String, Result<CaptureRunner.Summary, any Error>).self) { group in
-                for (spec, camera, label) in connected {
+                let keepAlive = reconnect.keepAliveDuration(interval: plan.interval)
+                for ((spec, camera, label), reconnector) in zip(connected, reconnectors) {
                     group.addTask {
                         do {
                             let observer = progress.observer(camera: label)
                             return (
                                 label ?? "\(spec)",
-                                .success(try await Self.shoot(camera, plan, store, logger, stop, observer))
-                            )
+                                .success(
+                                    try await Self.shoot(
+                                        camera, plan, store, logger, stop, observer, reconnector: reconnector,
+                                        keepAlive: keepAlive)))
                         } catch {
                             return (label ?? "\(spec)", .failure(error))
                         }
@@ -168,7 +181,8 @@ extension RawcapCommand {
                     progress.summary(
                         "rawcap shoot: \(specs.count > 1 ? "\(label): " : "")\(summary.files.count) file"
                             + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
-                            + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
+                            + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late")
+                            + (summary.missed.isEmpty ? "" : "; \(summary.missed.count) frame(s) missed"))
                 case .failure(let error):
                     let code = ShootFailure.report(
                         signals.translate(error), command: "shoot", json: json,
@@ -194,7 +208,8 @@ extension RawcapCommand {
         /// One camera's run: open, shoot, close.
         static func shoot(
             _ camera: CameraConnection, _ plan: ShootPlan, _ store: OutputStore, _ logger: Logger, _ stop: StopSignal,
-            _ observer: @escaping @Sendable (CaptureEvent) -> Void
+            _ observer: @escaping @Sendable (CaptureEvent) -> Void, reconnector: CameraReconnector? = nil,
+            keepAlive: Duration? = nil
         ) async throws -> CaptureRunner.Summary {
             do {
                 let journal = try Journal(folder: store.folder)
@@ -205,17 +220,19 @@ extension RawcapCommand {
                     journal.recordQuietly(CaptureRunner.failureEntry(error))
                     throw error
                 }
-                let runner = CaptureRunner(
+                var runner = CaptureRunner(
                     session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
                     usbVendorID: camera.link.usbVendorID, usbProductID: camera.link.usbProductID,
                     observer: observer)
+                runner.reconnector = reconnector
+                runner.keepAlive = keepAlive
                 let summary = try await runner.run()
                 try? await camera.session.endSession()
-                await camera.close()
+                if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                 return summary
             } catch {
                 try? await camera.session.endSession()
-                await camera.close()
+                if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                 throw error
             }
         }

@@ -22,7 +22,7 @@ enum ShootFailure {
                 case .formatUnavailable, .invalidPlan: 64
                 case .cameraBusy: 75
                 case .cardFull: 73
-                case .captureTimeout, .downloadStalled: 74
+                case .captureTimeout, .downloadStalled, .cameraGone: 74
                 case .badObject: 76
                 case .interrupted: 130
                 case .outputUnavailable: 73

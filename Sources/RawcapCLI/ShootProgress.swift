@@ -119,6 +119,15 @@ final class ShootProgress: @unchecked Sendable {
                 say("saved \(file.path) (\(Self.megabytes(file.size)), \(file.format))")
             case .warning(let message):
                 say("warning: \(message)")
+            case .cameraLost(let detail):
+                line(ConnectionLine(event: "camera-lost", detail: detail))
+                say("camera lost: \(detail); waiting for it to come back (Ctrl-C to stop)")
+            case .cameraBack(let seconds):
+                line(ConnectionLine(event: "camera-back", seconds: seconds))
+                say("camera back after \(String(cFormat: "%.1f", seconds)) s")
+            case .shotMissed(let frame, let detail):
+                line(ConnectionLine(event: "shot-missed", frame: frame, detail: detail))
+                say("frame \(frame) missed: \(detail)")
             }
         }
     }
@@ -138,6 +147,11 @@ final class ShootProgress: @unchecked Sendable {
         guard !quiet else { return }
         lock.withLock { _ in clearLine() }
         StandardError.print(message)
+    }
+
+    /// With `--json`, `object` as one line on standard output.
+    private func line(_ object: some Encodable) {
+        if json, let line = try? encoder.encode(object) { DescriptorIO.write(line + Data([0x0A]), to: STDOUT_FILENO) }
     }
 
     private func say(_ message: String) {
@@ -227,4 +241,12 @@ extension Duration {
     fileprivate var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
+}
+
+/// `--json`'s line for `camera-lost`, `camera-back` and `shot-missed` (`--reconnect`).
+private struct ConnectionLine: Encodable {
+    var event: String
+    var frame: Int?
+    var seconds: Double?
+    var detail: String?
 }

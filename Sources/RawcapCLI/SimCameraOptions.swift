@@ -30,15 +30,26 @@ public struct SimCameraOptions: ParsableArguments {
             valueName: "serial"))
     public var simSerial: String?
 
+    /// The idle time before the camera sleeps (the `sleep-after=` fault).
+    @Option(
+        help: ArgumentHelp(
+            "With --camera sim: the camera sleeps after this long without a request and wakes 2 s later (sleep-after=IDLE[:WAKE] as a --sim-fault sets both).",
+            valueName: "duration"))
+    public var simSleepAfter: String?
+
     /// Creates the defaults.
     public init() {}
 
     var settings: EmulatorSettings {
-        EmulatorSettings(model: simModel, sensor: simSensor, faults: simFault, serial: simSerial)
+        EmulatorSettings(
+            model: simModel, sensor: simSensor, faults: simFault + (simSleepAfter.map { ["sleep-after=\($0)"] } ?? []),
+            serial: simSerial)
     }
 
     /// Whether any option was given.
-    var isUsed: Bool { simModel != "generic" || simSensor != nil || !simFault.isEmpty || simSerial != nil }
+    var isUsed: Bool {
+        simModel != "generic" || simSensor != nil || !simFault.isEmpty || simSerial != nil || simSleepAfter != nil
+    }
 
     /// The serial number of the `index`-th (from 0) `--camera sim` of a `rawcap shoot` with several: the first
     /// keeps `--sim-serial` (or the model's), the others get their own, so `{serial}` keeps their files apart.

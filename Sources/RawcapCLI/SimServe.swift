@@ -70,7 +70,7 @@ extension RawcapCommand.Sim {
             if let source {
                 _ = try Self.replayPath(source)
                 let e = emulator
-                guard e.model == "generic", e.sensor == nil, e.faults.isEmpty, e.cardCapacity == nil, e.seed == 0,
+                guard e.model == "generic", e.sensor == nil, e.faults.isEmpty, e.sleepAfter == nil, e.cardCapacity == nil, e.seed == 0,
                     e.eventOrder == .standard
                 else {
                     throw ValidationError(
@@ -222,6 +222,12 @@ extension RawcapCommand.Sim {
             }
             let camera = try emulator.settings.makeCamera()
             return Backend(name: camera.model.model, source: "emulator") { hello in
+                // A camera away from the network (asleep, switched off: sleep-after=, disappear-after=) answers no
+                // one; a knock wakes a sleeping one shortly after.
+                guard await camera.acceptsConnection() else {
+                    logger.info("refusing \"\(hello.friendlyName)\": the camera is asleep or switched off")
+                    throw EmulatorError(.invalidConfiguration, "the camera is away from the network")
+                }
                 // Only one client is served at a time, so a new one means the previous one has gone: its session
                 // ends (the card, the settings and a shot in progress stay).
                 await camera.connectionClosed()

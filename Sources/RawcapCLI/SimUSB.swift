@@ -36,13 +36,14 @@ extension RawcapCommand.Sim {
             let status: Int32
             do {
                 status = try await FakeUSBTestbed.withTestbed { testbed in
-                    let device = try testbed.addCamera(
-                        FakeUSBCamera.Configuration(
-                            vendorID: model.usbVendorID ?? 0x1209, productID: model.usbProductID ?? 0x0001,
-                            manufacturer: model.manufacturer,
-                            product: model.model, serialNumber: model.serialNumber),
-                        responder: camera)
+                    let configuration = FakeUSBCamera.Configuration(
+                        vendorID: model.usbVendorID ?? 0x1209, productID: model.usbProductID ?? 0x0001,
+                        manufacturer: model.manufacturer,
+                        product: model.model, serialNumber: model.serialNumber)
+                    let device = try testbed.addCamera(configuration, responder: camera)
                     device.start()
+                    let presence = Task { await Self.followPresence(of: camera, on: testbed, first: device) }
+                    defer { presence.cancel() }
                     return try await ForegroundChild.run(command, environment: testbed.childEnvironment)
                 }
             } catch let error as FakeUSBError {
@@ -51,6 +52,33 @@ extension RawcapCommand.Sim {
                 throw error.code == .umockdevMissing || error.code == .childFailed ? ExitCode(69) : ExitCode(74)
             }
             throw ExitCode(status)
+        }
+
+        /// Keeps the fake bus in step with the camera's presence (`sleep-after=`, `disappear-after=`, the `every=`
+        /// schedule's power cycle and sleep): the device leaves the bus while the camera is away and a new one with
+        /// the same serial number is plugged in at the next address when it is back, as a real bus numbers a
+        /// camera that was switched off and on.
+        static func followPresence(of camera: EmulatedCamera, on testbed: FakeUSBTestbed, first: FakeUSBCamera) async {
+            var plugged: FakeUSBCamera? = first
+            var configuration = first.configuration
+            while !Task.isCancelled {
+                let presence = await camera.linkPresence()
+                switch (presence, plugged) {
+                case (.gone, let device?):
+                    await device.removeFromBus()
+                    plugged = nil
+                case (.present, nil):
+                    configuration.deviceAddress = configuration.deviceAddress >= 127 ? 2 : configuration.deviceAddress + 1
+                    configuration.port = configuration.deviceAddress
+                    if let device = try? testbed.addCamera(configuration, responder: camera) {
+                        device.start()
+                        plugged = device
+                    }
+                default:
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
         }
 
         /// One line for the user: what is missing and how to get it.

@@ -60,6 +60,7 @@ import Testing
         #expect(
             Set(reference.keys) == [
                 "error", "saved-file", "convert", "ls", "sim-serve", "info", "inspect", "list", "config", "journal",
+                "reconnect",
             ])
         let folder = try TemporaryDirectory("json-reference")
         let shots = folder.file("shots").path
@@ -86,6 +87,12 @@ import Testing
             ["saved-file", "error"])
         _ = try await run(["pull", "--all"] + hostile + ["--json", "-o", pulled], ["saved-file", "error"])
         _ = try await run(["shoot"] + sim + ["--sim-fault", "card-full", "-o", shots], [], status: 73)
+        // --reconnect: the camera power-cycles after the second frame; frames due meanwhile are missed.
+        _ = try await run(
+            ["shoot"] + sim + [
+                "--sim-fault", "disappear-after=2:1500ms", "--count", "5", "--interval", "400ms", "--reconnect",
+                "--json", "-o", shots,
+            ], ["saved-file", "reconnect", "error"])
         _ = try await run(["ls"] + hostile + ["--json", "-o", pulled], ["ls", "error"])
         let dng = try #require(
             ScriptContractTests.jsonLines(shot).compactMap { $0["path"] as? String }.first { $0.hasSuffix(".dng") })

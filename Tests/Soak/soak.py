@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""The soak test (`make soak`): thousands of RAW+JPEG frames from `rawcap sim serve` over PTP/IP, with a fault after
-every 100 shots (the emulator's `every=` schedule: a disconnect mid-download, a stalled GetPartialObject, a
-DeviceBusy storm, a lost ObjectAdded, a duplicated ObjectAdded, a reboot mid-download, in turn).
+"""The soak test (`make soak`): thousands of RAW+JPEG frames from `rawcap sim serve` over PTP/IP in ONE run of
+`rawcap shoot --reconnect --interval`, with a fault after every 100 shots (the emulator's `every=` schedule, in
+turn: a disconnect mid-download, a stalled GetPartialObject, a DeviceBusy storm, a lost ObjectAdded, a duplicated
+ObjectAdded, a reboot mid-download, a power cycle mid-download (the camera off the network for 2 s), the camera
+falling asleep at the next InitiateCapture (1.5 s)).
 
-It drives rawcap as a shell script would: `rawcap shoot --count N` for the frames still missing, again after each
-failure, then `rawcap pull --resume` for what the failed runs left on the camera. Then it checks that every image
-object on the camera (`rawcap ls --json`) was written exactly once (the journal's file-written entries, and the
-file itself on disk), that no temporary is left, that the DNGs open (`rawcap inspect` on a sample), and reports the
-peak memory of every shoot process plus the resident size sampled through the longest one.
+The run must end with status 0, and then:
+- every frame that fell due (0 … frames-1) is on disk exactly once (its DNG, and its JPEG beside it) or journaled as
+  `shot-missed`, never both;
+- no camera object was written twice, every image object on the camera (`rawcap ls --json`) was written, and no
+  temporary is left; the DNGs open (`rawcap inspect` on a sample);
+- `camera-lost` and `camera-back` pair up;
+- memory is flat: the shoot's resident size (VmRSS from /proc) after its first 10 s and at its end.
 
-usage: soak.py RAWCAP [--frames 2000] [--every 100] [--sensor 640x480] [--inspect N] [--keep]
-Exits 1 when a check fails.
+usage: soak.py RAWCAP [--frames 2000] [--every 100] [--interval 100ms] [--sensor 640x480] [--inspect N] [--keep]
+Prints the figures as Markdown; exits 1 when a check fails.
 """
 import argparse
 import json
@@ -43,11 +47,12 @@ def journal(out):
 
 
 def run_sampled(cmd, timeout):
-    """Runs cmd, sampling VmRSS and VmHWM every half second; returns status, stderr tail, seconds, peak kB and the
+    """Runs cmd, sampling VmRSS and VmHWM every half second; returns status, stdout, stderr, seconds, peak kB and the
     (seconds, VmRSS kB) samples."""
     start = time.monotonic()
+    output = tempfile.TemporaryFile()
     errors = tempfile.TemporaryFile()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=errors)
+    proc = subprocess.Popen(cmd, stdout=output, stderr=errors)
     peak, samples = 0, []
     while proc.poll() is None:
         if time.monotonic() - start > timeout:
@@ -60,9 +65,10 @@ def run_sampled(cmd, timeout):
             samples.append((time.monotonic() - start, rss))
         time.sleep(0.5)
     proc.wait()
+    output.seek(0)
     errors.seek(0)
-    lines = [l for l in errors.read().decode(errors="replace").splitlines() if l.startswith("rawcap ")]
-    return proc.returncode, (lines[-1] if lines else ""), time.monotonic() - start, peak, samples
+    return (proc.returncode, output.read().decode(errors="replace"), errors.read().decode(errors="replace"),
+            time.monotonic() - start, peak, samples)
 
 
 def main():
@@ -70,9 +76,9 @@ def main():
     parser.add_argument("rawcap")
     parser.add_argument("--frames", type=int, default=2000)
     parser.add_argument("--every", type=int, default=100)
+    parser.add_argument("--interval", default="100ms")
     parser.add_argument("--sensor", default="640x480")
     parser.add_argument("--inspect", type=int, default=100, help="DNGs to check with rawcap inspect (0: all)")
-    parser.add_argument("--max-runs", type=int, default=200)
     parser.add_argument("--keep", action="store_true", help="keep the output folder")
     args = parser.parse_args()
     rawcap = os.path.abspath(args.rawcap)
@@ -88,35 +94,18 @@ def main():
     if not line:
         sys.exit("soak: rawcap sim serve did not start")
     camera = f"ptpip:127.0.0.1:{json.loads(line)['port']}"
-    print(f"soak: {args.frames} frames RAW+JPEG, {args.sensor}, fault every {args.every} shots, camera {camera}, "
-          f"folder {out}", file=sys.stderr)
+    print(f"soak: {args.frames} frames RAW+JPEG every {args.interval}, {args.sensor}, fault every {args.every} shots, "
+          f"camera {camera}, folder {out}", file=sys.stderr)
 
-    runs = []
     problems = []
     try:
-        while len(runs) < args.max_runs:
-            written = sum(1 for name in os.listdir(out) if name.endswith(".dng")) if os.path.isdir(out) else 0
-            remaining = args.frames - written
-            if remaining <= 0:
-                break
-            cmd = [rawcap, "shoot", "--camera", camera, "--count", str(remaining), "--keep-jpeg", "--timeout", "5",
-                   "-o", out]
-            status, error, seconds, peak, samples = run_sampled(cmd, timeout=3600)
-            after = sum(1 for name in os.listdir(out) if name.endswith(".dng")) if os.path.isdir(out) else 0
-            runs.append({"status": status, "frames": after - written, "seconds": seconds, "peak_kb": peak,
-                         "samples": samples, "error": error})
-            print(f"soak: run {len(runs)}: exit {status}, {after - written} frames in {seconds:.0f} s, "
-                  f"peak {peak // 1024} MiB; {error[:140]}", file=sys.stderr)
-            if status not in (0, 74, 75, 76):
-                problems.append(f"run {len(runs)} exit {status}: {error}")
-                break
-        resume = subprocess.run([rawcap, "pull", "--resume", "--camera", camera, "--timeout", "5", "-o", out],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=3600)
-        resume_tail = [l for l in resume.stderr.decode(errors="replace").splitlines() if l.startswith("rawcap ")]
-        print(f"soak: pull --resume: exit {resume.returncode}; {resume_tail[-1] if resume_tail else ''}",
-              file=sys.stderr)
-        if resume.returncode != 0:
-            problems.append(f"pull --resume exit {resume.returncode}")
+        cmd = [rawcap, "shoot", "--camera", camera, "--count", str(args.frames), "--interval", args.interval,
+               "--keep-jpeg", "--reconnect", "--reconnect-timeout", "2m", "--timeout", "5", "--json", "-o", out]
+        status, output, errors, seconds, peak, samples = run_sampled(cmd, timeout=6 * 3600)
+        tail = [l for l in errors.splitlines() if l.startswith("rawcap ")]
+        print(f"soak: shoot exit {status} in {seconds:.0f} s; {tail[-1] if tail else ''}", file=sys.stderr)
+        if status != 0:
+            problems.append(f"shoot exit {status}: {tail[-1] if tail else errors[-300:]}")
         listing = subprocess.run([rawcap, "ls", "--json", "--camera", camera, "--timeout", "10", "-o", out],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
         if listing.returncode != 0:
@@ -129,32 +118,72 @@ def main():
         except subprocess.TimeoutExpired:
             server.kill()
 
-    # Every image object on the camera written exactly once, and each written file on disk.
     entries = journal(out)
+    lines = [json.loads(l) for l in output.splitlines() if l.strip().startswith("{")]
+
+    # Every frame that fell due: on disk exactly once (DNG and JPEG) or missed, never both.
+    dng_by_shot, jpeg_by_shot, missed = {}, {}, []
     written = {}
     for entry in entries:
-        if entry.get("event") == "file-written":
-            key = (entry.get("cameraFile"), entry.get("captureDate"))
-            written.setdefault(key, []).append(entry.get("path"))
+        event = entry.get("event")
+        if event == "file-written":
+            target = dng_by_shot if entry.get("kind") == "dng" else jpeg_by_shot
+            target.setdefault(entry.get("shot"), []).append(entry.get("path"))
+            written.setdefault((entry.get("cameraFile"), entry.get("captureDate")), []).append(entry.get("path"))
+        elif event == "shot-missed":
+            missed.append(entry.get("shot"))
+    frames = set(range(args.frames))
+    saved = set(dng_by_shot)
+    twice = {k: v for k, v in dng_by_shot.items() if len(v) > 1}
+    both = saved & set(missed)
+    unaccounted = frames - saved - set(missed)
+    extra = (saved | set(missed)) - frames
+    unpaired = [s for s in saved if len(jpeg_by_shot.get(s, [])) != 1]
+    if len(missed) != len(set(missed)):
+        problems.append(f"a frame missed twice: {sorted(missed)[:10]}")
+    if twice:
+        problems.append(f"{len(twice)} frame(s) written twice: {list(twice.items())[:3]}")
+    if both:
+        problems.append(f"frames both written and missed: {sorted(both)[:10]}")
+    if unaccounted:
+        problems.append(f"{len(unaccounted)} frame(s) neither written nor missed: {sorted(unaccounted)[:10]}")
+    if extra:
+        problems.append(f"frames beyond the run: {sorted(extra)[:10]}")
+    if unpaired:
+        problems.append(f"{len(unpaired)} frame(s) without exactly one JPEG: {sorted(unpaired)[:10]}")
+
+    # Every camera object written once; none on the camera left unwritten.
+    objects_twice = {k: v for k, v in written.items() if len(v) > 1}
     images = [o for o in objects if o.get("objectFormatName") != "Association"]
-    missing = [o["cameraFile"] for o in images if (o["cameraFile"], o["captureDate"]) not in written]
-    twice = {k: v for k, v in written.items() if len(v) > 1}
+    unwritten = [o["cameraFile"] for o in images if (o["cameraFile"], o["captureDate"]) not in written]
+    if objects_twice:
+        problems.append(f"{len(objects_twice)} camera object(s) written twice: {list(objects_twice.items())[:3]}")
+    if unwritten:
+        problems.append(f"{len(unwritten)} camera object(s) never written: {unwritten[:6]}")
     gone = [p for paths in written.values() for p in paths
             if not os.path.exists(p if os.path.isabs(p) else os.path.join(out, os.path.basename(p)))]
-    names = sorted(os.listdir(out))
+    if gone:
+        problems.append(f"{len(gone)} journaled file(s) not on disk: {gone[:3]}")
+    names = sorted(os.listdir(out)) if os.path.isdir(out) else []
     hidden = [n for n in names if n.startswith(".")]
     dngs = [n for n in names if n.endswith(".dng")]
     jpegs = [n for n in names if n.endswith(".jpg")]
-    if missing:
-        problems.append(f"{len(missing)} camera object(s) never written: {missing[:6]}")
-    if twice:
-        problems.append(f"{len(twice)} camera object(s) written more than once: {list(twice.items())[:3]}")
-    if gone:
-        problems.append(f"{len(gone)} journaled file(s) not on disk: {gone[:3]}")
     if hidden:
         problems.append(f"temporaries left: {hidden[:5]}")
-    if len(dngs) + len(jpegs) != len(images):
-        problems.append(f"{len(dngs)} DNG + {len(jpegs)} JPEG on disk for {len(images)} camera objects")
+    if len(dngs) != len(saved) or len(jpegs) != len(saved):
+        problems.append(f"{len(dngs)} DNG + {len(jpegs)} JPEG on disk for {len(saved)} saved frames")
+
+    # The camera's departures, as the journal and the --json lines tell them.
+    lost = [e for e in entries if e.get("event") == "camera-lost"]
+    back = [e for e in entries if e.get("event") == "camera-back"]
+    overruns = [e for e in entries if e.get("event") == "shot-overrun"]
+    if len(lost) != len(back):
+        problems.append(f"{len(lost)} camera-lost but {len(back)} camera-back")
+    json_events = [l.get("event") for l in lines if "event" in l]
+    if json_events.count("camera-lost") != len(lost) or json_events.count("shot-missed") != len(missed):
+        problems.append("the --json lines and the journal disagree on camera-lost or shot-missed")
+    if args.frames >= 8 * args.every and not lost:
+        problems.append("no camera-lost: the schedule's power cycles and sleeps did not happen")
 
     # The DNGs open and their raw digests check.
     sample = dngs if args.inspect == 0 else dngs[:: max(1, len(dngs) // max(1, args.inspect))]
@@ -167,40 +196,34 @@ def main():
     if bad:
         problems.append(f"{len(bad)} of {len(sample)} inspected DNGs fail: {bad[:3]}")
 
-    # Memory: each shoot's peak, and the resident size through the longest run.
-    peaks = [r["peak_kb"] for r in runs if r["peak_kb"] > 4096]  # a run that ended within its first sample has none
-    longest = max(runs, key=lambda r: r["frames"]) if runs else None
-    rss_first = rss_last = None
-    if longest and len(longest["samples"]) >= 4:
-        # Skip the first seconds (the first frames' buffers are still being sized).
-        settled = [s for s in longest["samples"] if s[0] >= 5] or longest["samples"]
-        rss_first, rss_last = settled[0][1], settled[-1][1]
-        if rss_last > rss_first * 1.5 + 20 * 1024:
-            problems.append(f"resident size grew from {rss_first} kB to {rss_last} kB in the longest run")
+    # Memory: the resident size after the first 10 s (buffers sized) against the end.
+    settled = [s for s in samples if s[0] >= 10] or samples
+    rss_first = settled[0][1] if settled else None
+    rss_last = settled[-1][1] if settled else None
+    if rss_first and rss_last and rss_last > rss_first * 1.5 + 20 * 1024:
+        problems.append(f"resident size grew from {rss_first} kB to {rss_last} kB")
     duration = time.monotonic() - started
-    failures = sum(1 for r in runs if r["status"] != 0)
-    shots = len([o for o in images if o["cameraFile"].upper().endswith((".TIF", ".TIFF"))])
+    codes = {}
+    for entry in lost:
+        codes[entry.get("code")] = codes.get(entry.get("code"), 0) + 1
+    away = [e.get("seconds") or 0 for e in back]
 
     print()
     print(f"Soak {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
-          f"load {os.getloadavg()[0]:.1f}: {args.frames} frames asked, sensor {args.sensor}, RAW+JPEG over PTP/IP, "
-          f"every={args.every}.")
+          f"load {os.getloadavg()[0]:.1f}: {args.frames} frames RAW+JPEG every {args.interval} over PTP/IP, sensor "
+          f"{args.sensor}, every={args.every}; one `rawcap shoot --reconnect`.")
     print()
-    print(f"- camera shots: {shots} ({len(images)} objects); scheduled faults: {shots // args.every}")
-    print(f"- shoot runs: {len(runs)} ({failures} ended by a fault: "
-          + ", ".join(f"exit {s}×{sum(1 for r in runs if r['status'] == s)}"
-                      for s in sorted({r['status'] for r in runs if r['status'] != 0})) + ")")
-    print(f"- pull --resume: exit {resume.returncode}, {resume_tail[-1] if resume_tail else ''}")
-    print(f"- on disk: {len(dngs)} DNG + {len(jpegs)} JPEG; journal file-written entries: "
-          f"{sum(len(v) for v in written.values())}; written twice: {len(twice)}; never written: {len(missing)}; "
-          f"temporaries: {len(hidden)}")
+    print(f"- shoot: exit {status}, {seconds:.0f} s; {tail[-1] if tail else ''}")
+    print(f"- frames: {len(saved)} saved (DNG + JPEG), {len(set(missed))} shot-missed, {len(unaccounted)} neither, "
+          f"{len(twice)} written twice, {len(both)} both; {len(overruns)} started late (shot-overrun)")
+    print(f"- camera objects: {len(images)} on the card, {len(unwritten)} never written, {len(objects_twice)} "
+          f"written twice; temporaries left: {len(hidden)}")
+    print(f"- camera-lost {len(lost)} ({', '.join(f'{k} ×{v}' for k, v in sorted(codes.items(), key=str))}), "
+          f"camera-back {len(back)}; away "
+          + (f"{min(away):.1f}–{max(away):.1f} s, {sum(away):.0f} s in all" if away else "never"))
     print(f"- rawcap inspect: {len(sample) - len(bad)} of {len(sample)} sampled DNGs pass")
-    if peaks:
-        print(f"- peak RSS per shoot run (MiB): first {peaks[0] // 1024}, last {peaks[-1] // 1024}, "
-              f"max {max(peaks) // 1024}")
-    if longest:
-        print(f"- longest run: {longest['frames']} frames in {longest['seconds']:.0f} s; VmRSS "
-              f"{(rss_first or 0) // 1024} MiB after 5 s, {(rss_last or 0) // 1024} MiB at its end")
+    print(f"- memory: VmRSS {(rss_first or 0) // 1024} MiB after 10 s, {(rss_last or 0) // 1024} MiB at the end; "
+          f"peak (VmHWM) {peak // 1024} MiB")
     print(f"- duration: {duration / 60:.1f} min")
     print(f"- verdict: {'ok' if not problems else 'FAILED: ' + '; '.join(problems)}")
     if args.keep:

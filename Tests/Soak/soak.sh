@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The soak test (`make soak`): the release rawcap shooting thousands of RAW+JPEG frames from `rawcap sim serve`
-# over PTP/IP with a fault every 100 shots, re-run after each failure, then `pull --resume`; every camera object
-# must end up on disk exactly once, memory flat. See soak.py for the checks.
+# over PTP/IP in one `rawcap shoot --reconnect --interval` run, with a fault every 100 shots (disconnects, stalls,
+# busy storms, lost and duplicated events, reboots, power cycles and sleeps); every frame that fell due must be on
+# disk exactly once or journaled as shot-missed, memory flat. See soak.py for the checks.
 #
-# usage: Tests/Soak/soak.sh [RAWCAP] [--frames N] [--every N] [--sensor WxH] [--inspect N] [--keep]
+# usage: Tests/Soak/soak.sh [RAWCAP] [--frames N] [--every N] [--interval D] [--sensor WxH] [--inspect N] [--keep]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 rawcap=${1:-$here/../../.build/release/rawcap}

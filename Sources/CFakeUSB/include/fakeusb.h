@@ -148,6 +148,10 @@ void fakeusb_answer_control(fakeusb_device *device, uint64_t id, int status, con
 /// Pulls the cable: in-flight URBs complete with -ESHUTDOWN, then every ioctl fails with ENODEV.
 void fakeusb_unplug(fakeusb_device *device);
 
+/// Pulls the cable and takes the device off the bus (its sysfs entry goes, as when a camera is switched off); its
+/// address and port may be used by a device added later. The device's memory stays until the testbed goes.
+void fakeusb_device_remove(fakeusb_device *device);
+
 /// Makes interface claims fail with `error_number` (EBUSY: another program holds the camera); 0 restores them.
 void fakeusb_set_claim_error(fakeusb_device *device, int error_number);
 

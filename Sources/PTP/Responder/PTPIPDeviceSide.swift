@@ -199,6 +199,7 @@ public actor PTPIPDeviceSide {
             // PTP/IP has no stall: the nearest failure is a connection that closes without an answer.
             case .stall: throw ByteStreamError(.closed, "fault: link stalled during \(request.code)")
             case .disconnect(let count): fault = .disconnect(afterBytes: count)
+            case .drop: throw ByteStreamError(.closed, "fault: the camera left the network during \(request.code)")
             }
         }
         if case .delay(let duration) = fault { try await Task.sleep(for: duration) }

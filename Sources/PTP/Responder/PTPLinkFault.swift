@@ -12,4 +12,7 @@ public enum PTPLinkFault: Sendable, Hashable {
     /// Send this many payload bytes of the data phase, then break the link for good (a cable pull, a reset TCP
     /// connection); the host receives exactly those bytes. A reply without a data phase is sent normally.
     case disconnect(afterBytes: Int)
+    /// Break the link now, without answering this request: the camera left the bus or the network (switched off,
+    /// asleep). USB: the cable is pulled; PTP/IP: the connection closes.
+    case drop
 }

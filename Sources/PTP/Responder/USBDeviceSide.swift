@@ -177,6 +177,9 @@ public actor USBDeviceSide {
             switch linkFault {
             case .stall: fault = .stallBulkIn
             case .disconnect(let count): fault = .disconnect(afterBytes: count)
+            case .drop:
+                await device.disconnect()
+                return
             }
         }
         if case .delay(let duration) = fault { try await Task.sleep(for: duration) }

@@ -91,6 +91,12 @@ public actor PTPSession {
         identity = nil
     }
 
+    /// Takes over `other`'s transport (a reconnect: the camera came back on a link opened by the same code that
+    /// opened the first one), as ``attach(_:)`` does; `other` must not be used afterwards.
+    public func adoptTransport(of other: PTPSession) async {
+        await attach(await other.transport)
+    }
+
     // MARK: Sessions
 
     /// OpenSession (0x1002) with `id`, sent with transaction ID 0; later transactions use 1, 2, …
