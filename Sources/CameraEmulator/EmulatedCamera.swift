@@ -111,6 +111,8 @@ public actor EmulatedCamera: PTPResponder {
     var faults: FaultState
     var captureTask: Task<Void, Never>?
     var shotCount: UInt64 = 0
+    /// Shots the body's own shutter button took (``pressShutter(timeout:)``).
+    public internal(set) var shutterPresses = 0
     var folderNumber = 100
     var fileNumber = 0
     /// The Sony personality's handshake and buffer (`EmulatedCamera+Sony.swift`).

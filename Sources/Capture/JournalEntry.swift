@@ -4,12 +4,14 @@
 /// |---|---|---|
 /// | `run-started` | a shoot or pull begins | `run`, `camera`, `serial`, `format`, `detail` (the plan) |
 /// | `shot-requested` | a shot is about to be triggered | `shot`, `scheduled` and `started` (seconds from the run's start), `bracket` |
+/// | `shot-taken` | `rawcap tether`: the camera announced a shot taken on its body (shutter button, remote, timer) | `shot`, `started` (seconds from the run's start) |
 /// | `shot-overrun` | a shot starts later than its schedule allows | `shot`, `scheduled`, `started` |
 /// | `object-announced` | the camera reports a stored object | `shot`, `handle`, `cameraFile`, `objectFormat`, `size` |
 /// | `object-downloaded` | its bytes are in memory | `handle`, `size`, `seconds` |
 /// | `file-written` | a file is safely on disk (fsync + rename) | `handle`, `path`, `size`, `sha256`, `kind` |
 /// | `object-not-saved` | an object deliberately not saved (a JPEG used only as the DNG preview) | `handle`, `cameraFile` |
 /// | `object-deleted` | an object was deleted from the camera, after its file was written | `handle` |
+/// | `hook-failed` | an `--exec` hook ended with a non-zero status, a signal, or could not start | `path`, `code` (`exit-N`, `signal-N`, `not-started`), `detail` |
 /// | `warning` | something the user should know (a fallback, a late object) | `detail` |
 /// | `run-failed` | the run stops on an error | `code`, `detail` |
 /// | `run-finished` | the run ends | `detail` (`complete` or `interrupted`), `files` (how many files it saved) |
@@ -69,6 +71,8 @@ public struct JournalEntry: Codable, Hashable, Sendable {
         public static let runStarted = "run-started"
         public static let shotRequested = "shot-requested"
         public static let shotOverrun = "shot-overrun"
+        public static let shotTaken = "shot-taken"
+        public static let hookFailed = "hook-failed"
         public static let objectAnnounced = "object-announced"
         public static let objectDownloaded = "object-downloaded"
         public static let fileWritten = "file-written"
@@ -77,5 +81,13 @@ public struct JournalEntry: Codable, Hashable, Sendable {
         public static let warning = "warning"
         public static let runFailed = "run-failed"
         public static let runFinished = "run-finished"
+    }
+}
+
+extension JournalEntry {
+    /// How many shots other runs than `run` journaled (requested by the host, or taken on the camera's body): the
+    /// next run's `{seq}` counts on from there.
+    public static func shotsTaken(in history: [JournalEntry], outside run: String) -> Int {
+        history.filter { ($0.event == Event.shotRequested || $0.event == Event.shotTaken) && $0.run != run }.count
     }
 }

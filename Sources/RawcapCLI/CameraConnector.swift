@@ -45,6 +45,7 @@ public enum CameraConnector {
             // The emulated camera behind the USB device side on an in-memory pipe, driven by PTPUSBTransport:
             // the same framing code as a real USB camera.
             let camera = try options.simulator.settings.makeCamera()
+            options.simulator.settings.startPresses(camera, logger: logger)
             let link: EmulatorLink
             if let recorder = try Self.recorder(options, cameraModel: camera.model.model) {
                 do {

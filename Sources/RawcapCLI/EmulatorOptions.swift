@@ -31,12 +31,23 @@ struct EmulatorOptions: ParsableArguments {
             valueName: "order"))
     var eventOrder: CaptureEventOrder = .standard
 
+    @Option(
+        help: ArgumentHelp(
+            "Press the body's shutter button every DURATION (500ms, 2s): the camera shoots by itself and announces the shot its family's way (for rawcap tether).",
+            valueName: "duration"))
+    var pressEvery: String?
+
     var settings: EmulatorSettings {
-        EmulatorSettings(
+        var settings = EmulatorSettings(
             model: model, sensor: sensor, faults: faults, cardCapacity: cardCapacity, seed: seed,
             eventOrder: eventOrder)
+        settings.pressEvery = try? ShutterPresses.interval(pressEvery, option: "--press-every")
+        return settings
     }
 
     /// Checks every option by building a camera once.
-    func validate() throws { _ = try settings.makeCamera() }
+    func validate() throws {
+        _ = try ShutterPresses.interval(pressEvery, option: "--press-every")
+        _ = try settings.makeCamera()
+    }
 }

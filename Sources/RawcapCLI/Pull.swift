@@ -46,6 +46,12 @@ extension RawcapCommand {
         @Flag(help: "Delete each file from the camera once it is safely on disk.")
         var deleteAfter = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Run CMD after each file is on disk, with RAWCAP_FILE and more in its environment (no shell; see docs/hooks.md).",
+                valueName: "CMD"))
+        var exec: String?
+
         @Flag(help: "Print one JSON object per saved file on standard output.")
         var json = false
 
@@ -53,12 +59,14 @@ extension RawcapCommand {
             let chosen = [all, new, resume, !handles.isEmpty].filter { $0 }.count
             guard chosen == 1 else { throw ValidationError("Choose one of --all, --new, --resume or handles.") }
             guard !(dng && original) else { throw ValidationError("--dng and --original exclude each other.") }
+            if let exec { _ = try ExecHook(exec, command: "pull") }
         }
 
         func run() async throws {
             let signals = ShootSignals()
             let progress = ShootProgress(json: json)
             defer { progress.finish() }
+            let hooks = try exec.map { try ExecHook($0, command: "pull") }
             let selection: Puller.Selection =
                 all ? .all : new ? .new : resume ? .resume : .handles(handles)
             do {
@@ -71,7 +79,7 @@ extension RawcapCommand {
                     try await camera.open()
                     let puller = Puller(
                         session: camera.session, store: store, journal: journal, logger: connection.logger,
-                        stop: signals.stop, observer: progress.handle)
+                        stop: signals.stop, observer: hooks?.observing(progress.handle, journal: journal) ?? progress.handle)
                     files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
                 } catch {
                     try? await camera.session.endSession()
@@ -81,9 +89,11 @@ extension RawcapCommand {
                 try? await camera.session.endSession()
                 await camera.close()
                 progress.finish()
+                hooks?.finish()
                 StandardError.print("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {
                 progress.finish()
+                hooks?.finish()
                 throw ShootFailure.report(signals.translate(error), command: "pull", json: json)
             }
         }

@@ -21,7 +21,8 @@ extension RawcapCommand {
                 written; `rawcap pull --resume` fetches what an interrupted run left on the camera. Nothing is \
                 deleted from the camera. Camera settings changed for the run are restored afterwards, also after \
                 an error or Ctrl-C.
-                Name placeholders: {date} {time} {seq} {n} {camera} {serial} {bracket}.
+                Name placeholders: {date} {time} {seq} {n} {camera} {serial} {bracket}. --exec runs a program after \
+                each file is on disk (docs/hooks.md).
                 Exit status: 0; 64 bad options or a format the camera cannot give; 69 no camera; 73 the output \
                 folder cannot be written or the camera's card is full; 74 disconnect, timeout or full disk; 75 \
                 camera busy; 76 protocol error or an object that does not decode; 130 interrupted.
@@ -61,6 +62,12 @@ extension RawcapCommand {
         @Option(help: ArgumentHelp("Seconds a shot may take before rawcap gives up on it.", valueName: "seconds"))
         var shotTimeout: Double = 30
 
+        @Option(
+            help: ArgumentHelp(
+                "Run CMD after each file is on disk, with RAWCAP_FILE and more in its environment (no shell; see docs/hooks.md).",
+                valueName: "CMD"))
+        var exec: String?
+
         @Flag(help: "Print one JSON object per saved file on standard output.")
         var json = false
 
@@ -78,6 +85,7 @@ extension RawcapCommand {
             } catch let error as CaptureError {
                 throw ValidationError(error.detail)
             }
+            if let exec { _ = try ExecHook(exec, command: "shoot") }
         }
 
         func makePlan() throws -> ShootPlan {
@@ -94,6 +102,7 @@ extension RawcapCommand {
             let signals = ShootSignals()
             let progress = ShootProgress(json: json)
             defer { progress.finish() }
+            let hooks = try exec.map { try ExecHook($0, command: "shoot") }
             let specs: [CameraSpec]
             let plan: ShootPlan
             let store: OutputStore
@@ -139,7 +148,9 @@ extension RawcapCommand {
                 for (spec, camera) in connected {
                     group.addTask {
                         do {
-                            return (spec, .success(try await Self.shoot(camera, plan, store, logger, stop, progress)))
+                            return (
+                                spec, .success(try await Self.shoot(camera, plan, store, logger, stop, progress, hooks))
+                            )
                         } catch {
                             return (spec, .failure(error))
                         }
@@ -150,6 +161,7 @@ extension RawcapCommand {
                 return collected
             }
             progress.finish()
+            hooks?.finish()
             var status: ExitCode?
             for (spec, result) in results {
                 switch result {
@@ -171,7 +183,7 @@ extension RawcapCommand {
         /// One camera's run: open, shoot, close.
         static func shoot(
             _ camera: CameraConnection, _ plan: ShootPlan, _ store: OutputStore, _ logger: Logger, _ stop: StopSignal,
-            _ progress: ShootProgress
+            _ progress: ShootProgress, _ hooks: ExecHook? = nil
         ) async throws -> CaptureRunner.Summary {
             do {
                 let journal = try Journal(folder: store.folder)
@@ -185,7 +197,7 @@ extension RawcapCommand {
                 let runner = CaptureRunner(
                     session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
                     usbVendorID: camera.link.usbVendorID, usbProductID: camera.link.usbProductID,
-                    observer: progress.handle)
+                    observer: hooks?.observing(progress.handle, journal: journal) ?? progress.handle)
                 let summary = try await runner.run()
                 try? await camera.session.endSession()
                 await camera.close()

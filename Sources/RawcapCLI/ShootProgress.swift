@@ -15,6 +15,8 @@ final class ShootProgress: @unchecked Sendable {
     private let lock = Mutex(())
     private let isTerminal = isatty(2) == 1
     private let json: Bool
+    /// `rawcap tether`: the run waits for the camera's shots rather than shooting.
+    private let tether: Bool
     private let started = ContinuousClock.now
     /// Frames in the run; 0 for a run until Ctrl-C.
     private var frames = 0
@@ -25,8 +27,9 @@ final class ShootProgress: @unchecked Sendable {
     private var lineShown = false
     private let encoder: JSONEncoder
 
-    init(json: Bool) {
+    init(json: Bool, tether: Bool = false) {
         self.json = json
+        self.tether = tether
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
@@ -38,9 +41,15 @@ final class ShootProgress: @unchecked Sendable {
             case .started(let count, let format, let camera):
                 frames = count ?? 0
                 running = true
-                say(
-                    count.map { "shooting \($0) frame\($0 == 1 ? "" : "s") as \(format) from \(camera)" }
-                        ?? "shooting as \(format) from \(camera) until Ctrl-C")
+                if tether {
+                    say(
+                        "waiting for shots taken on \(camera)"
+                            + (count.map { " (\($0) shot\($0 == 1 ? "" : "s"))" } ?? " until Ctrl-C") + ", saved as \(format)")
+                } else {
+                    say(
+                        count.map { "shooting \($0) frame\($0 == 1 ? "" : "s") as \(format) from \(camera)" }
+                            ?? "shooting as \(format) from \(camera) until Ctrl-C")
+                }
             case .shotStarted(let frame):
                 framesStarted = frame
                 draw(force: true)

@@ -22,11 +22,15 @@ final class ShootSignals: @unchecked Sendable {
     /// The first signal that arrived (SIGINT or SIGTERM), 0 before any.
     private let first = FirstSignal()
 
-    /// Installs the handlers.
-    init() {
+    /// Installs the handlers; with `trigger`, SIGUSR1 asks it for one host-triggered shot (`rawcap tether`).
+    init(trigger: HostTrigger? = nil) {
         signal(SIGXFSZ, SIG_IGN)
         let first = first
-        watch = SignalWatch([SIGINT, SIGTERM]) { [stop] number, _ in
+        watch = SignalWatch(trigger == nil ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGUSR1]) { [stop] number, _ in
+            if number == SIGUSR1 {
+                trigger?.request()
+                return
+            }
             let earlier = first.record(number)
             let word = number == SIGTERM ? "terminated" : "interrupted"
             if earlier != 0 {

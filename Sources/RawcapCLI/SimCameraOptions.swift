@@ -29,15 +29,26 @@ public struct SimCameraOptions: ParsableArguments {
             valueName: "serial"))
     public var simSerial: String?
 
+    /// Time between presses of the emulated body's shutter button.
+    @Option(
+        help: ArgumentHelp(
+            "With --camera sim: press the body's shutter button every DURATION (500ms, 2s), as for rawcap tether.",
+            valueName: "duration"))
+    public var simPressEvery: String?
+
     /// Creates the defaults.
     public init() {}
 
     var settings: EmulatorSettings {
-        EmulatorSettings(model: simModel, sensor: simSensor, faults: simFault, serial: simSerial)
+        var settings = EmulatorSettings(model: simModel, sensor: simSensor, faults: simFault, serial: simSerial)
+        settings.pressEvery = try? ShutterPresses.interval(simPressEvery, option: "--sim-press-every")
+        return settings
     }
 
     /// Whether any option was given.
-    var isUsed: Bool { simModel != "generic" || simSensor != nil || !simFault.isEmpty || simSerial != nil }
+    var isUsed: Bool {
+        simModel != "generic" || simSensor != nil || !simFault.isEmpty || simSerial != nil || simPressEvery != nil
+    }
 
     /// The serial number of the `index`-th (from 0) `--camera sim` of a `rawcap shoot` with several: the first
     /// keeps `--sim-serial` (or the model's), the others get their own, so `{serial}` keeps their files apart.

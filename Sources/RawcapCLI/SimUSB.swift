@@ -3,6 +3,7 @@ import CameraEmulator
 import Dispatch
 import FakeUSB
 import FoundationEssentials
+import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -43,6 +44,7 @@ extension RawcapCommand.Sim {
                             product: model.model, serialNumber: model.serialNumber),
                         responder: camera)
                     device.start()
+                    emulator.settings.startPresses(camera, logger: Self.logger)
                     return try await ForegroundChild.run(command, environment: testbed.childEnvironment)
                 }
             } catch let error as FakeUSBError {
@@ -52,6 +54,9 @@ extension RawcapCommand.Sim {
             }
             throw ExitCode(status)
         }
+
+        /// Where a refused shutter press is reported.
+        static let logger = Logger(label: "rawcap.sim.usb") { StreamLogHandler.standardError(label: $0) }
 
         /// One line for the user: what is missing and how to get it.
         static func message(for error: FakeUSBError) -> String {
