@@ -63,4 +63,25 @@ extension EmulatedCamera {
             return .operationNotSupported
         }
     }
+
+    /// Sets the image quality on the body, as its own dial or menu does (no host request): the quality property's
+    /// current value, or for the Canon EOS personality its ImageFormat (with a PropValueChanged record in event mode).
+    ///
+    /// - Returns: whether the body offers `quality`.
+    @discardableResult
+    public func setBodyQuality(_ quality: ImageQuality) -> Bool {
+        if model.personality == .canonEOS {
+            canon.imageFormat = Self.canonImageFormat(quality)
+            if canon.eventMode == CanonEOSCapture.eventModeOn { canon.queueSettings() }
+            return true
+        }
+        guard let value = model.qualityValue(for: quality) else { return false }
+        properties.setCurrent(model.qualityProperty, value)
+        return true
+    }
+
+    /// The EOS ImageFormat the emulated body stores for `quality`.
+    static func canonImageFormat(_ quality: ImageQuality) -> CanonEOSImageFormat {
+        quality.includesRaw ? (quality.includesJPEG ? .rawPlusJPEG : .raw) : .jpegFine
+    }
 }

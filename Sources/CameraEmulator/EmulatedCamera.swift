@@ -167,6 +167,7 @@ public actor EmulatedCamera: PTPResponder {
                 maxCapacity: configuration.memoryCapacity, storageDescription: "Camera memory", volumeLabel: ""))
         if faults.cardFull { store.setFull(Self.cardStorageID, true) }
         properties = Self.makeProperties(model, width: width, height: height)
+        canon.imageFormat = Self.canonImageFormat(model.defaultQuality)
         // The hostile camera's first shot goes on the card now, not on the first request: a host that connects
         // right after must not wait for it.
         if model.personality == .hostile { Task { await self.fillHostileCardIfPending() } }

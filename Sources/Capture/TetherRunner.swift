@@ -210,6 +210,10 @@ public struct TetherRunner: Sendable {
         let (format, quality) = try await resolve(deviceInfo: deviceInfo, profile: profile, control: control)
         try await profile.driver.prepareBodyShots(session: session, logger: logger)
         let expecting = quality?.objectCount
+        // Objects already on the card are not the run's: families that find new objects by listing compare with
+        // these (a camera that refuses the listing, such as a Sony in PC Remote, has none to compare). Read before
+        // the run says it has started, so a shot taken from then on is never among them.
+        var seen = Set((try? await session.getObjectHandles()) ?? [])
         let history = Journal.read(folder: store.folder)
         let firstSequence = 1 + JournalEntry.shotsTaken(in: history, outside: journal.runID)
 
@@ -246,9 +250,6 @@ public struct TetherRunner: Sendable {
         let originals = OriginalSaver(
             namer: options.namer, camera: camera, serial: serial, store: store, journal: journal, observer: observer)
 
-        // Objects already on the card are not the run's: families that find new objects by listing compare with
-        // these (a camera that refuses the listing, such as a Sony in PC Remote, has none to compare).
-        var seen = Set((try? await session.getObjectHandles()) ?? [])
         let clock = ContinuousClock()
         let runStart = clock.now
         var encoding: (task: Task<[SavedFile], any Error>, delete: [AnnouncedObject])?

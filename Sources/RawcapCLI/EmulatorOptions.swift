@@ -37,11 +37,15 @@ struct EmulatorOptions: ParsableArguments {
             valueName: "duration"))
     var pressEvery: String?
 
+    @Option(help: ArgumentHelp("The image quality the body starts with: raw, raw+jpeg or jpeg.", valueName: "quality"))
+    var quality: String?
+
     var settings: EmulatorSettings {
         var settings = EmulatorSettings(
             model: model, sensor: sensor, faults: faults, cardCapacity: cardCapacity, seed: seed,
             eventOrder: eventOrder)
         settings.pressEvery = try? ShutterPresses.interval(pressEvery, option: "--press-every")
+        settings.quality = quality
         return settings
     }
 

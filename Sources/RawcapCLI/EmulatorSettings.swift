@@ -15,6 +15,8 @@ struct EmulatorSettings {
     var serial: String?
     /// Time between presses of the body's shutter button (`--press-every`), or `nil` for none.
     var pressEvery: Duration?
+    /// The image quality the body starts with (`--quality`: raw, raw+jpeg, jpeg), or `nil` for the model's.
+    var quality: String?
 
     /// Builds the camera.
     ///
@@ -33,6 +35,13 @@ struct EmulatorSettings {
                 throw ValidationError("serial \(serial): expected 1 to 64 printable ASCII characters without spaces")
             }
             model.serialNumber = serial
+        }
+        if let quality {
+            let qualities: [String: ImageQuality] = ["raw": .raw, "raw+jpeg": .rawPlusJPEG, "jpeg": .jpeg]
+            guard let chosen = qualities[quality.lowercased()] else {
+                throw ValidationError("quality \(quality): expected raw, raw+jpeg or jpeg")
+            }
+            model.defaultQuality = chosen
         }
         var configuration = EmulatedCamera.Configuration(faults: faults, seed: seed, eventOrder: eventOrder)
         if let sensor {

@@ -36,18 +36,25 @@ public struct SimCameraOptions: ParsableArguments {
             valueName: "duration"))
     public var simPressEvery: String?
 
+    /// The image quality the emulated body starts with.
+    @Option(
+        help: ArgumentHelp("With --camera sim: the image quality the body starts with (raw, raw+jpeg, jpeg).", valueName: "quality"))
+    public var simQuality: String?
+
     /// Creates the defaults.
     public init() {}
 
     var settings: EmulatorSettings {
         var settings = EmulatorSettings(model: simModel, sensor: simSensor, faults: simFault, serial: simSerial)
         settings.pressEvery = try? ShutterPresses.interval(simPressEvery, option: "--sim-press-every")
+        settings.quality = simQuality
         return settings
     }
 
     /// Whether any option was given.
     var isUsed: Bool {
         simModel != "generic" || simSensor != nil || !simFault.isEmpty || simSerial != nil || simPressEvery != nil
+            || simQuality != nil
     }
 
     /// The serial number of the `index`-th (from 0) `--camera sim` of a `rawcap shoot` with several: the first
