@@ -1,5 +1,6 @@
 import Logging
 import PTP
+import Synchronization
 
 /// Shots taken on the camera body (its shutter button, a remote, its interval timer), as `rawcap tether` waits for
 /// them: each family announces them its own way, and each driver reads them the way libgphoto2's
@@ -31,16 +32,77 @@ extension CaptureDriver {
     /// Nothing to ready: the camera announces body shots on its event channel.
     public func prepareBodyShots(session: PTPSession, logger: Logger) async throws {}
 
-    /// The standard body shot: ObjectAdded per object and CaptureComplete on the event channel (libgphoto2
-    /// `camera_wait_for_event`, `handleregular`: `PTP_EC_ObjectAdded` adds the object, associations are folders).
+    /// The standard body shot (``StandardCaptureDriver/standardBodyShot(session:expecting:timing:wait:seen:carry:announce:)``),
+    /// without keeping a next shot's event read early.
     public func bodyShot(
         session: PTPSession, expecting: Int?, timing: CaptureTiming, wait: Duration, seen: Set<ObjectHandle>,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
+        try await StandardCaptureDriver.standardBodyShot(
+            session: session, expecting: expecting, timing: timing, wait: wait, seen: seen, carry: BodyShotCarry(),
+            announce: announce)
+    }
+
+    /// The driver's own capture.
+    public func captureBetweenBodyShots(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await capture(session: session, expecting: expecting, timing: timing, announce: announce)
+    }
+}
+
+/// What a body-shot wait read that belongs to the next shot (two shots' announcements in one GetEvent reply, say),
+/// kept for the next wait.
+public final class BodyShotCarry<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
+    private let named = Mutex(false)
+
+    /// Whether the camera has named an object in an event this run (a Nikon's ObjectAddedInSdram): an end of shot
+    /// without objects is then the tail of a shot already read, not a shot to read at 0xFFFF0001.
+    var namesObjects: Bool {
+        get { named.withLock { $0 } }
+        set { named.withLock { $0 = newValue } }
+    }
+
+    /// Creates an empty carry.
+    public init() {}
+
+    /// Keeps `elements` for the next wait, after those kept before.
+    func put(_ elements: [Element]) { items.withLock { $0 += elements } }
+
+    /// Takes what was kept.
+    func take() -> [Element] { items.withLock { items in defer { items.removeAll() }; return items } }
+}
+
+extension StandardCaptureDriver {
+    /// The standard body shot, keeping an event of the next shot read early for the next wait.
+    public func bodyShot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, wait: Duration, seen: Set<ObjectHandle>,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await Self.standardBodyShot(
+            session: session, expecting: expecting, timing: timing, wait: wait, seen: seen, carry: carriedEvents,
+            announce: announce)
+    }
+
+    /// The standard body shot: ObjectAdded per object and CaptureComplete on the event channel (libgphoto2
+    /// `camera_wait_for_event`, `handleregular`: `PTP_EC_ObjectAdded` adds the object, associations are folders).
+    static func standardBodyShot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, wait: Duration, seen: Set<ObjectHandle>,
+        carry carriedStandardEvents: BodyShotCarry<PTPEvent>, announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
         var shot = BodyShotCollector(expecting: expecting, timing: timing, wait: wait, completionGrace: .milliseconds(300))
+        var carried = carriedStandardEvents.take()
         while !shot.isOver {
-            guard let event = try await session.nextEvent(timeout: shot.nextWait(max: .milliseconds(100))) else {
-                continue
+            let event: PTPEvent
+            if !carried.isEmpty {
+                event = carried.removeFirst()
+            } else {
+                guard let received = try await session.nextEvent(timeout: shot.nextWait(max: .milliseconds(100))) else {
+                    continue
+                }
+                event = received
             }
             switch event.code {
             case .objectAdded:
@@ -49,6 +111,11 @@ extension CaptureDriver {
                 guard !seen.contains(handle), !shot.has(handle) else { continue }
                 let info = try await session.getObjectInfo(handle)
                 guard info.objectFormat != .association else { continue }
+                guard shot.accepts(info.filename) else {
+                    // The next shot's first object: kept for the next wait.
+                    carriedStandardEvents.put([event] + carried)
+                    return shot.objects
+                }
                 await shot.add(AnnouncedObject(handle: handle, info: info), announce: announce)
             case .captureComplete:
                 shot.complete()
@@ -58,15 +125,8 @@ extension CaptureDriver {
                 continue
             }
         }
+        carriedStandardEvents.put(carried)
         return shot.objects
-    }
-
-    /// The driver's own capture.
-    public func captureBetweenBodyShots(
-        session: PTPSession, expecting: Int?, timing: CaptureTiming,
-        announce: @Sendable (AnnouncedObject) async -> Void
-    ) async throws -> [AnnouncedObject] {
-        try await capture(session: session, expecting: expecting, timing: timing, announce: announce)
     }
 }
 
@@ -97,6 +157,25 @@ struct BodyShotCollector {
 
     /// Whether `handle` is already one of this shot's.
     func has(_ handle: ObjectHandle) -> Bool { objects.contains { $0.handle == handle } }
+
+    /// Whether the shot is complete by its count (every expected object is here).
+    var isFull: Bool { expecting.map { objects.count >= $0 } ?? false }
+
+    /// Whether an object named `filename` belongs to this shot: not once it is full, and (when `groupsByName`) only
+    /// with the file name stem of its first object (`DSC_0001.NEF` and `DSC_0001.JPG`). An object refused here is the
+    /// next shot's: the caller carries it over.
+    func accepts(_ filename: String, groupsByName: Bool = true) -> Bool {
+        if isFull { return false }
+        guard groupsByName, let first = objects.first else { return true }
+        let stem = Self.stem(filename)
+        let firstStem = Self.stem(first.info.filename)
+        return stem.isEmpty || firstStem.isEmpty || stem == firstStem
+    }
+
+    /// `DSC_0001` of `DSC_0001.NEF`.
+    static func stem(_ filename: String) -> Substring {
+        filename.lastIndex(of: ".").map { filename[..<$0] } ?? filename[...]
+    }
 
     /// Adds an object and announces it.
     mutating func add(_ object: AnnouncedObject, announce: @Sendable (AnnouncedObject) async -> Void) async {
@@ -155,11 +234,25 @@ extension NikonCaptureDriver {
         let info = try await state.prepare(session: session, logger: logger)
         let usesGetEvent = info.supports(OperationCode.Nikon.getEvent)
         var shot = BodyShotCollector(expecting: expecting, timing: timing, wait: wait, completionGrace: .zero)
-        var polled = false
+        // Events of the next shot that came in the same GetEvent reply as this one's end.
+        var carried = carriedEvents.take()
+        var polled = !carried.isEmpty
         while !shot.isOver {
-            if polled { try await Task.sleep(for: bodyShotPollInterval) }
-            polled = true
-            for event in try await poll(session: session, usesGetEvent: usesGetEvent) {
+            var events = carried
+            carried = []
+            if events.isEmpty {
+                if polled { try await Task.sleep(for: bodyShotPollInterval) }
+                polled = true
+                events = try await poll(session: session, usesGetEvent: usesGetEvent)
+            }
+            for (position, event) in events.enumerated() {
+                if shot.isOver {
+                    // This shot's own end (CaptureCompleteRecInSdram after its last object) stays with it; what
+                    // follows is the next shot's.
+                    carriedEvents.put(
+                        Array(events[position...].drop { Self.endsShot($0.code) && !shot.objects.isEmpty }))
+                    break
+                }
                 switch event.code {
                 case EventCode.Nikon.objectAddedInSdram, .objectAdded:
                     // libgphoto2: "if (!event.Param1 || (event.Param1 == 0xffff0001)) goto downloadnow".
@@ -169,8 +262,15 @@ extension NikonCaptureDriver {
                     guard inSDRAM || !seen.contains(handle), !shot.has(handle) else { continue }
                     let objectInfo = try await session.getObjectInfo(handle)
                     guard objectInfo.objectFormat != .association else { continue }
+                    guard shot.accepts(objectInfo.filename) else {
+                        carriedEvents.put(Array(events[position...]))
+                        return shot.objects
+                    }
+                    carriedEvents.namesObjects = true
                     await shot.add(AnnouncedObject(handle: handle, info: objectInfo), announce: announce)
-                case EventCode.Nikon.captureCompleteRecInSdram, .captureComplete:
+                case _ where Self.endsShot(event.code):
+                    // A body that names its objects ends only shots it named; a lone end is a late tail.
+                    if shot.objects.isEmpty, carriedEvents.namesObjects { continue }
                     shot.complete()
                 case .storeFull:
                     throw CaptureError(.cardFull, "the camera's memory is full")
@@ -183,6 +283,11 @@ extension NikonCaptureDriver {
             }
         }
         return shot.objects
+    }
+
+    /// CaptureCompleteRecInSdram (0xC102) or CaptureComplete (0x400D).
+    static func endsShot(_ code: EventCode) -> Bool {
+        code == EventCode.Nikon.captureCompleteRecInSdram || code == .captureComplete
     }
 
     /// A body shot no event named, read at 0xFFFF0001: each object downloaded and deleted there so that the next
@@ -214,12 +319,10 @@ extension NikonCaptureDriver {
 
 extension CanonEOSCaptureDriver {
     /// The remote session (``CanonEOSHostState``: remote and event mode, the host as capture destination), as for a
-    /// host-triggered shot; records queued before are dropped.
+    /// host-triggered shot. Shot records that came meanwhile are kept: a shot held for the host waits in the body's
+    /// buffer until it is transferred, and one on the card from before the run is among the run's `seen` handles.
     public func prepareBodyShots(session: PTPSession, logger: Logger) async throws {
         try await state.prepare(session: session)
-        _ = await state.takePending()
-        await state.absorb(try await session.canonGetEvents().events)
-        _ = await state.takePending()
     }
 
     /// EOS GetEvent (0x9116) every ``bodyShotPollInterval``: RequestObjectTransfer records name objects held for the
@@ -240,9 +343,16 @@ extension CanonEOSCaptureDriver {
             polled = true
             await state.absorb(try await session.canonGetEvents().events)
             var added = false
-            for event in await state.takePending() {
+            let pending = await state.takePending()
+            for (position, event) in pending.enumerated() {
                 guard let object = announced(event), !shot.has(object.handle) else { continue }
                 if object.info.storageID.rawValue != 0, seen.contains(object.handle) { continue }
+                // A full shot leaves the next one's records for the next wait (names are not compared: a body
+                // that names no file gets a name per handle).
+                guard shot.accepts(object.info.filename, groupsByName: false) else {
+                    await state.absorb(Array(pending[position...]))
+                    return shot.objects
+                }
                 await shot.add(object, announce: announce)
                 added = true
             }
@@ -302,8 +412,14 @@ extension FujifilmCaptureDriver {
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
         var shot = BodyShotCollector(expecting: expecting, timing: timing, wait: wait, completionGrace: .zero)
+        // New handles of the next shot (a listing finds every new object at once), kept for the next wait.
+        var later: [ObjectHandle] = []
         func add(_ handle: ObjectHandle) async throws {
-            guard !seen.contains(handle), !shot.has(handle) else { return }
+            guard !seen.contains(handle), !shot.has(handle), !later.contains(handle) else { return }
+            if shot.isFull {
+                later.append(handle)
+                return
+            }
             let info: ObjectInfo
             do {
                 info = try await session.getObjectInfo(handle)
@@ -312,8 +428,13 @@ extension FujifilmCaptureDriver {
                 return
             }
             guard info.objectFormat != .association else { return }
+            guard shot.accepts(info.filename) else {
+                later.append(handle)
+                return
+            }
             await shot.add(AnnouncedObject(handle: handle, info: info), announce: announce)
         }
+        for handle in carriedHandles.take().sorted(by: { $0.rawValue < $1.rawValue }) { try await add(handle) }
         let changeList = await capabilities.changeList
         while !shot.isOver {
             if let event = try await session.nextEvent(timeout: bodyShotPollInterval) {
@@ -332,9 +453,12 @@ extension FujifilmCaptureDriver {
             // Bodies that send no ObjectAdded report the new object as a changed ObjectCount.
             let changed = changeList ? !((try await changes(session))?.changes.isEmpty ?? true) : true
             if changed {
-                for handle in try await session.getObjectHandles() { try await add(handle) }
+                for handle in try await session.getObjectHandles().sorted(by: { $0.rawValue < $1.rawValue }) {
+                    try await add(handle)
+                }
             }
         }
+        carriedHandles.put(later.filter { !shot.has($0) })
         if shot.completedEmpty { return [] }
         return shot.objects
     }

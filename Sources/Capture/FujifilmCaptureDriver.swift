@@ -66,6 +66,8 @@ public struct FujifilmCaptureDriver: CaptureDriver {
     /// Pause between polls of AFStatus and of the change list.
     public var pollInterval: Duration
     let capabilities = Capabilities()
+    /// New objects a body-shot wait found that belong to the next shot (`BodyShots.swift`).
+    let carriedHandles = BodyShotCarry<ObjectHandle>()
 
     /// Creates the driver.
     public init(autofocus: Bool = true, pollInterval: Duration = .milliseconds(100)) {

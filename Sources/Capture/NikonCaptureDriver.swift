@@ -38,6 +38,8 @@ public struct NikonCaptureDriver: CaptureDriver {
     /// InitiateCaptureRecInSdram's autofocus parameter.
     public var autofocus: NikonCaptureSequence.Autofocus
     let state = NikonDriverState()
+    /// Events a body-shot wait read that belong to the next shot (`BodyShots.swift`).
+    let carriedEvents = BodyShotCarry<NikonEventList.Event>()
 
     /// Creates the driver; one per run, since it remembers what it has checked and warned about.
     public init(logger: Logger, autofocus: NikonCaptureSequence.Autofocus = .none) {
