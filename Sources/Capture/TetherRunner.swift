@@ -420,7 +420,7 @@ private final class FirstAnnouncement: Sendable {
 
 /// `--original`: a shot's objects saved as the camera wrote them, under one stem (a RAW+JPEG pair as one shot), each
 /// with its camera extension, through ``OutputStore`` (never overwriting), journaled as `file-written` with kind
-/// `original`.
+/// `original` (the camera's JPEG: `jpeg`), as `pull --original` does.
 struct OriginalSaver: Sendable {
     var namer: FileNamer
     var camera: String
@@ -445,8 +445,10 @@ struct OriginalSaver: Sendable {
                 bytes, name: stem + "." + fileExtension, whenTaken: .nextFree(stem: baseStem, fileExtension: fileExtension))
             let sha256 = MessageDigest.hex(MessageDigest.hash(.sha256, bytes))
             let now = clock.now
+            // As `pull --original` names them: the camera's JPEG is `jpeg`, any other file `original`.
+            let kind = object.isJPEG ? "jpeg" : "original"
             let file = SavedFile(
-                path: path, size: bytes.count, sha256: sha256, camera: camera, serial: serial, format: "original",
+                path: path, size: bytes.count, sha256: sha256, camera: camera, serial: serial, format: kind,
                 frame: shot.frame, bracket: nil, handle: object.handle.rawValue, cameraFile: object.info.filename,
                 exposure: nil,
                 timings: SavedFile.Timings(
@@ -460,8 +462,8 @@ struct OriginalSaver: Sendable {
             entry.path = path
             entry.size = UInt64(bytes.count)
             entry.sha256 = sha256
-            entry.kind = "original"
-            entry.format = "original"
+            entry.kind = kind
+            entry.format = kind
             try journal.record(entry)
             saved.append(file)
             observer(.saved(file))

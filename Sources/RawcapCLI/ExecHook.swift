@@ -178,6 +178,7 @@ final class ExecHook: @unchecked Sendable {
 
     /// The `RAWCAP_…` variables for `file`.
     static func variables(for file: SavedFile, command: String, run: String) -> [(String, String)] {
+        // The journal's `kind` for the same file: a camera JPEG is `jpeg` whether converted or not.
         let kind =
             switch file.format {
             case "original": "original"

@@ -192,4 +192,35 @@ import Testing
         let stopped = await server.stop()
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
     }
+
+    /// `pull --exec` against a served card: the hook runs once per file pulled, as the camera wrote it.
+    @Test func pullRunsTheHookOncePerFile() async throws {
+        let server = try await SimServeProcess.start(["--sensor", "160x120"])
+        let camera = "ptpip:127.0.0.1:\(server.port)"
+        let rawcap = try RawcapBinary.path()
+        let shots = try TemporaryDirectory("tether-pull-shots")
+        let shoot = try await Subprocess.runDetached(
+            rawcap, ["shoot", "--camera", camera, "--count", "2", "--keep-jpeg", "-o", shots.url.path])
+        #expect(shoot.status == 0, "\(shoot.errorOutput)")
+        let hookFolder = try TemporaryDirectory("tether-pull-hook")
+        let (hook, log) = try Self.hookScript(in: hookFolder)
+        let pulled = try TemporaryDirectory("tether-pulled")
+        let pull = try await Subprocess.runDetached(
+            rawcap, ["pull", "--all", "--original", "--json", "--camera", camera, "-o", pulled.url.path, "--exec", hook])
+        #expect(pull.status == 0, "\(pull.errorOutput)")
+        let lines = pull.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let ran = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: " ").map(String.init)
+        }
+        #expect(lines.count == 4 && ran.count == 4, "\(ran)")
+        for (hook, line) in zip(ran, lines) {
+            let kind = (line["format"] as? String) == "jpeg" ? "jpeg" : "original"
+            #expect(hook.count == 6 && hook[1] == kind && hook[4] == "pull", "\(hook)")
+            #expect(hook.count == 6 && hook[2] == line["path"] as? String && hook[3] == line["sha256"] as? String)
+        }
+        let stopped = await server.stop()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+    }
 }
