@@ -293,9 +293,21 @@ public struct TetherRunner: Sendable {
                     entry.detail = object.late ? "late" : nil
                     journal.recordQuietly(entry)
                 }
-                var objects: [AnnouncedObject]
+                var objects: [AnnouncedObject] = []
                 let triggered: ContinuousClock.Instant
-                let byHost = trigger.take()
+                var byHost = trigger.take()
+                if byHost {
+                    // Body shots the camera has announced go first: a host capture may take the camera's buffer for
+                    // its own (Sony's drops what waits at 0xFFFFC001 before its press). One poll's worth.
+                    let waiting = try await profile.driver.bodyShot(
+                        session: session, expecting: expecting, timing: options.timing,
+                        wait: bodyShotPollInterval + .milliseconds(10), seen: seen, announce: announce)
+                    if !waiting.isEmpty || first.instant != nil {
+                        trigger.request()
+                        byHost = false
+                        objects = waiting
+                    }
+                }
                 if byHost {
                     var requested = JournalEntry(JournalEntry.Event.shotRequested)
                     requested.shot = shotIndex
@@ -308,9 +320,11 @@ public struct TetherRunner: Sendable {
                     objects = try await profile.driver.captureBetweenBodyShots(
                         session: session, expecting: expecting, timing: options.timing, announce: announce)
                 } else {
-                    objects = try await profile.driver.bodyShot(
-                        session: session, expecting: expecting, timing: options.timing, wait: wait, seen: seen,
-                        announce: announce)
+                    if first.instant == nil {
+                        objects = try await profile.driver.bodyShot(
+                            session: session, expecting: expecting, timing: options.timing, wait: wait, seen: seen,
+                            announce: announce)
+                    }
                     guard let at = first.instant else { continue }
                     observer(.shotStarted(frame: shotIndex + 1))
                     triggered = at

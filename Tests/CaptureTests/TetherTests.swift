@@ -91,6 +91,27 @@ struct TetherTests {
         #expect(await rig.camera.shutterPresses == 2)
     }
 
+    /// A host shot asked for while a body shot waits in the camera: the body shot is saved first (a Sony's host
+    /// capture would otherwise drop what waits at 0xFFFFC001), then the host shot.
+    @Test(arguments: families)
+    func aHostTriggerRightAfterAPressKeepsTheBodyShot(family: String) async throws {
+        let rig = try await CaptureRig(width: 100, height: 68, model: try CameraModel.named(family))
+        defer { Task { await rig.close() } }
+        let trigger = HostTrigger()
+        let summary = try await Self.tether(rig, options: .init(count: 2), trigger: trigger) {
+            #expect(await rig.camera.pressShutter() == .ok)
+            trigger.request()
+        }
+        #expect(summary.bodyShots == 1)
+        #expect(summary.hostShots == 1)
+        #expect(try rig.files().filter { $0.hasSuffix(".dng") }.count == 2)
+        #expect(rig.events.warnings.isEmpty, "\(rig.events.warnings)")
+        let order = rig.journal.compactMap { entry -> String? in
+            [JournalEntry.Event.shotTaken, JournalEntry.Event.shotRequested].contains(entry.event) ? entry.event : nil
+        }
+        #expect(order == [JournalEntry.Event.shotTaken, JournalEntry.Event.shotRequested])
+    }
+
     @Test func aStopEndsTheRunAsInterruptedWithTheJournalClosed() async throws {
         let rig = try await CaptureRig(width: 100, height: 68)
         defer { Task { await rig.close() } }
