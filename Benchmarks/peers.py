@@ -14,7 +14,7 @@ Rows, each the median of --runs timed runs (after one warm-up), each ratio taken
   figure includes starting the program and opening the session.
 - Body shot to disk (tethered shooting): the served camera's shutter pressed from outside (SIGUSR2 to `rawcap sim
   serve --quality raw+jpeg`) --tether-shots times, each once the previous shot is on disk; the time from the press to
-  both files of the shot on disk, under `rawcap tether --keep-jpeg` (DNG + JPEG) against `gphoto2
+  both files of the shot on disk, under `rawcap tether --keep-jpeg` (DNG + JPEG) and `--original` against `gphoto2
   --capture-tethered` (TIF + JPG), and rawcap's own figure from the camera's announcement to the files on disk (its
   --json timings.total). The press-to-disk time includes the emulator developing the shot, the same for both.
 - Shot to disk, one RAW+JPEG frame per process: `rawcap shoot --count 1 --keep-jpeg` against `gphoto2
@@ -325,6 +325,11 @@ def main():
                 server, [rawcap, "tether", "--camera", server.rawcap_port, "--keep-jpeg", "--json", "-o", tethered],
                 tethered, args.tether_shots, "waiting for shots")
             tether_bytes = folder_bytes(tethered) / args.tether_shots
+            originals = fresh("tether-original")
+            t_original, _ = body_shots_to_disk(
+                server, [rawcap, "tether", "--camera", server.rawcap_port, "--original", "-o", originals],
+                originals, args.tether_shots, "waiting for shots")
+            original_bytes = folder_bytes(originals) / args.tether_shots
             gtethered = fresh("gphoto2-tether")
             t_gtether, _ = body_shots_to_disk(
                 # Line-buffered, so its "Waiting for events" reaches the pipe at once.
@@ -345,6 +350,9 @@ def main():
         r_tether, r_gtether = statistics.median(t_tether), statistics.median(t_gtether)
         rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg (DNG + JPEG), press → files",
                      tether_bytes, r_tether, f"{r_gtether / r_tether:.2f}× gphoto2 (time ratio)"))
+        r_original = statistics.median(t_original)
+        rows.append((f"body shot to disk, {label}: rawcap tether --original (TIF + JPG), press → files",
+                     original_bytes, r_original, f"{r_gtether / r_original:.2f}× gphoto2 (time ratio)"))
         rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered (TIF + JPG), press → files",
                      gtether_bytes, r_gtether, "—"))
         rows.append((f"body shot to disk, {label}: rawcap tether, the camera's announcement → files (timings.total)",
