@@ -363,7 +363,7 @@ def main():
         # --- DNG encoding -----------------------------------------------------------------------------------
         server = Server(rawcap, "--sensor", args.frame)
         try:
-            run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--format", "bayer14",
+            run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--compression", "none", "--format", "bayer14",
                  "-o", fresh("frame-shot")])
             frame_dir = fresh("frame")
             run([rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port, "-o", frame_dir])
@@ -471,7 +471,7 @@ def main():
 
             t_shoot, shoot_bytes = median_into_folder(
                 args.runs, fresh, "shoot",
-                [rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--keep-jpeg"])
+                [rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--keep-jpeg", "--compression", "none"])
             t_gshoot, gshoot_bytes = median_into_folder(
                 args.runs, fresh, "gphoto2-shot",
                 ["gphoto2", "--port", server.gphoto_port, "--capture-image-and-download"], in_folder=True,
@@ -480,7 +480,7 @@ def main():
             server.stop()
         t_write = median_time(plain_write(gshoot_bytes, fresh("write")), args.runs)
         label = f"1 RAW+JPEG frame, {args.sensor}"
-        rows.append((f"shot to disk, {label}: rawcap shoot --keep-jpeg (DNG + JPEG)", shoot_bytes, t_shoot,
+        rows.append((f"shot to disk, {label}: rawcap shoot --keep-jpeg --compression none (DNG + JPEG)", shoot_bytes, t_shoot,
                      f"{t_gshoot / t_shoot:.2f}× gphoto2 (time ratio)"))
         rows.append((f"shot to disk, {label}: gphoto2 --capture-image-and-download (TIF + JPG)", gshoot_bytes,
                      t_gshoot, "—"))

@@ -63,17 +63,29 @@ public struct CameraSettings: Sendable {
         do {
             definition = try catalog.definition(named: name, vendor: vendor)
         } catch {
-            // Offer only what this camera has.
+            // Offer only what this camera has, by name; the codes without one are counted, not listed (a Nikon has
+            // hundreds).
             throw CameraControlError(
-                .unknownProperty, property: name, error.detail, allowed: supportedDefinitions.map(\.name))
+                .unknownProperty, property: name, error.detail + namelessNote, allowed: namedSupportedSettings)
         }
         guard deviceInfo.devicePropertiesSupported.contains(definition.code) else {
             throw CameraControlError(
                 .notSupported, property: definition.name,
-                "this camera does not have the property (\(definition.code.description(vendor: vendor)))",
-                allowed: supportedDefinitions.map(\.name))
+                "this camera does not have the property (\(definition.code.description(vendor: vendor)))"
+                    + namelessNote, allowed: namedSupportedSettings)
         }
         return definition
+    }
+
+    /// The readable names of the properties this camera lists.
+    private var namedSupportedSettings: [String] {
+        supportedDefinitions.map(\.name).filter { !$0.hasPrefix("0x") }
+    }
+
+    /// `; 241 more by code (rawcap config list shows them)` when the camera lists properties without a name.
+    private var namelessNote: String {
+        let nameless = supportedDefinitions.count - namedSupportedSettings.count
+        return nameless == 0 ? "" : "; \(nameless) more by code only (`rawcap config list` shows them)"
     }
 
     /// The camera's description of `definition`'s property.

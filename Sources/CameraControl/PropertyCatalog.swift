@@ -62,7 +62,7 @@ public struct PropertyCatalog: Sendable {
     /// The standard properties of ISO 15740 §13 with readable names and value tables, then
     /// ``genericRawProperties``.
     public static let standard = PropertyCatalog(
-        sonyProperties + [nikonImageQualityNumbers] + [
+        sonyProperties + [nikonImageQualityNumbers] + nikonProperties + [
             PropertyDefinition(
                 name: "iso", aliases: ["exposure-index", "exposureindex"], code: .exposureIndex, style: .iso,
                 summary: "ISO speed (auto where the camera offers it)"),

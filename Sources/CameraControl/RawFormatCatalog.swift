@@ -79,7 +79,13 @@ public struct RawFormatCatalog: Hashable, Sendable {
         let vendor = deviceInfo.cameraVendor
         let formats = deviceInfo.captureFormats
         var offers: [Offer] = []
-        func name(_ code: ObjectFormatCode) -> String { code.description(vendor: vendor) }
+        func name(_ code: ObjectFormatCode) -> String {
+            // A Nikon's raw shots are 0x3000 (Undefined) objects holding NEFs (a real D850's capture formats are
+            // "JPEG TIFF Undefined Type": libgphoto2 camlibs/ptp2/cameras/nikon-d850.txt); name them for what they
+            // are.
+            if vendor == .nikon && code == .undefined { return "NEF (0x3000)" }
+            return code.description(vendor: vendor)
+        }
 
         let bayerSources = formats.filter { Self.isBayerSource($0, vendor: vendor) }
         // TIFF/EP first: rawcap reads it itself; makers' formats go through LibRaw.

@@ -22,13 +22,18 @@ extension CameraProfile {
     /// "Mass Storage" mode a body answers as an MTP device (VendorExtensionID 6) without Sony's operations; its
     /// profile's driver fails in `prepare` with one clear line instead of a capture that cannot start.
     static func sonyOutsidePCRemote(_ info: DeviceInfo, usbVendorID: USBVendorID?) -> CameraProfile? {
+        guard let reason = sonyOutsidePCRemoteReason(info, usbVendorID: usbVendorID) else { return nil }
+        var profile = CameraProfile.sony
+        profile.driver = SonyCaptureDriver.unavailable(reason)
+        return profile
+    }
+
+    /// Why a Sony camera takes no remote commands (see ``sonyOutsidePCRemote(_:usbVendorID:)``), or `nil`.
+    static func sonyOutsidePCRemoteReason(_ info: DeviceInfo, usbVendorID: USBVendorID?) -> String? {
         let maker = usbVendorID?.vendorExtension ?? info.cameraVendor
         guard maker == .sony, !info.supports(OperationCode.Sony.sdioConnect), !info.supports(.initiateCapture)
         else { return nil }
-        var profile = CameraProfile.sony
-        profile.driver = SonyCaptureDriver.unavailable(
+        return
             "the Sony camera \(info.model.isEmpty ? "" : "\"\(info.model)\" ")is not in PC Remote mode (it lists no SDIOConnect 0x9201)"
-        )
-        return profile
     }
 }

@@ -150,7 +150,12 @@ public struct CaptureRunner: Sendable {
                     try await control.restore(snapshot)
                     if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
                 } catch let restoreError {
-                    logger.warning("after \(error): \(restoreError)")
+                    // The link that ended the run cannot put settings back: that is the run's error, said once.
+                    if restoreError is TransportError {
+                        logger.debug("settings not restored: \(restoreError)")
+                    } else {
+                        logger.warning("the camera's settings could not be put back: \(restoreError)")
+                    }
                     restoreFailure = "\(restoreError)"
                 }
                 throw error

@@ -125,6 +125,12 @@ public final class Journal: @unchecked Sendable {
     /// Records `entry`, ignoring a failure (for entries written while another error is already on its way out).
     public func recordQuietly(_ entry: JournalEntry) { try? record(entry) }
 
+    /// Whether `folder` holds a journal.
+    public static func exists(folder: String) -> Bool {
+        let path = folder.hasSuffix("/") ? folder + fileName : folder + "/" + fileName
+        return access(path, F_OK) == 0
+    }
+
     /// Every entry of the journal in `folder` (none when it does not exist); lines that do not decode (a line cut
     /// by a crash) are skipped.
     public static func read(folder: String) -> [JournalEntry] {

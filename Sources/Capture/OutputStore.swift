@@ -43,6 +43,21 @@ public final class OutputStore: Sendable {
     /// The path of `name` in the folder.
     public func path(_ name: String) -> String { folder == "." ? name : folder + "/" + name }
 
+    /// Creates the subfolders a stem names (`2026-11-29/0001`: `2026-11-29`) inside the folder.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/outputUnavailable`` when one cannot be created.
+    public func makeSubfolders(for stem: String) throws {
+        let parts = stem.split(separator: "/").dropLast()
+        guard !parts.isEmpty else { return }
+        let subfolder = path(parts.joined(separator: "/"))
+        do {
+            try FileManager.default.createDirectory(atPath: subfolder, withIntermediateDirectories: true)
+        } catch {
+            throw CaptureError(
+                .outputUnavailable, "cannot create the folder \(subfolder): \(SystemErrorText.reason(error))")
+        }
+    }
+
     /// Reserves a stem such that `stem.EXT` is free for every extension in `extensions` (RAW and JPEG of a shot
     /// share their stem): `stem`, else `stem-1`, `stem-2`, …
     public func reserveStem(_ stem: String, extensions: [String]) -> String {

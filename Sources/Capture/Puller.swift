@@ -32,6 +32,8 @@ public struct Puller: Sendable {
     public var observer: @Sendable (CaptureEvent) -> Void
     /// Stops the pull after the file being written (Ctrl-C).
     public var stop: StopSignal
+    /// How the DNGs store their raw data (`pull --compression`).
+    public var compression: DNGOptions.Compression = .lossless
 
     /// Creates a puller.
     public init(
@@ -184,7 +186,7 @@ public struct Puller: Sendable {
                     }
                     let processor = ShotProcessor(
                         format: ResolvedFormat(product: .bayer, rawBitDepth: nil, linearFallback: true, reason: "pull"),
-                        keepJPEG: twin != nil, options: DNGOptions(software: "rawcap"),
+                        keepJPEG: twin != nil, options: DNGOptions(compression: compression, software: "rawcap"),
                         namer: (try? FileNamer(template: object.stem)) ?? .standard, camera: camera, serial: serial,
                         store: store, journal: journal, logger: logger, observer: observer)
                     let shot = ShotProcessor.Shot(

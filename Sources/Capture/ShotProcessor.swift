@@ -110,11 +110,14 @@ public struct ShotProcessor: Sendable {
         if savesJPEG { extensions.append("jpg") }
         let values = FileNamer.Values(
             date: shot.date, sequence: shot.sequence, frameNumber: shot.frame, camera: camera, serial: serial,
-            bracket: shot.bracket)
+            bracket: shot.bracket, cameraFile: (shot.raw ?? shot.jpeg)?.object.info.filename ?? "")
         // Another process writing into the folder may take a name meanwhile: the file then moves to the next free
         // one (`STEM-N`), its JPEG with it.
-        let baseStem = namer.stem(values)
-        let stem = store.reserveStem(baseStem, extensions: extensions)
+        let namedStem = namer.stem(values)
+        try store.makeSubfolders(for: namedStem)
+        // A name taken meanwhile moves within its subfolder: `nextFree` takes the file's own name.
+        let baseStem = FileNamer.leaf(namedStem)
+        let stem = store.reserveStem(namedStem, extensions: extensions)
         defer { store.release(stem, extensions: extensions) }
         if keepJPEG, format.product != .jpeg, shot.jpeg == nil {
             warn("frame \(shot.frame): --keep-jpeg, but the camera stored no JPEG for this shot", shot: shot)
@@ -299,7 +302,8 @@ public struct ShotProcessor: Sendable {
     }
 
     private func warn(_ message: String, shot: Shot) {
-        logger.warning("\(message)")
+        // The observer shows it (rawcap's progress prints it once); the log keeps it for -v.
+        logger.debug("\(message)")
         var entry = JournalEntry(JournalEntry.Event.warning)
         entry.shot = shot.index
         entry.detail = message

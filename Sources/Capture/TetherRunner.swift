@@ -64,7 +64,7 @@ public struct TetherRunner: Sendable {
         /// Creates options.
         public init(
             format: OutputFormat = .auto, keepJPEG: Bool = false, original: Bool = false,
-            compression: DNGOptions.Compression = .none, namer: FileNamer = .standard,
+            compression: DNGOptions.Compression = .lossless, namer: FileNamer = .standard,
             timing: CaptureTiming = CaptureTiming(), count: Int? = nil, duration: Duration? = nil,
             deleteAfter: Bool = false
         ) {
@@ -448,10 +448,13 @@ struct OriginalSaver: Sendable {
         let started = clock.now
         let values = FileNamer.Values(
             date: shot.date, sequence: shot.sequence, frameNumber: shot.frame, camera: camera, serial: serial,
-            bracket: nil)
+            bracket: nil, cameraFile: objects.first?.0.info.filename ?? "")
         let extensions = objects.map { Self.fileExtension(of: $0.0) }
-        let baseStem = namer.stem(values)
-        let stem = store.reserveStem(baseStem, extensions: extensions)
+        // As ShotProcessor names a shot: subfolders made, a name taken meanwhile moving within its subfolder.
+        let namedStem = namer.stem(values)
+        try store.makeSubfolders(for: namedStem)
+        let baseStem = FileNamer.leaf(namedStem)
+        let stem = store.reserveStem(namedStem, extensions: extensions)
         defer { store.release(stem, extensions: extensions) }
         var saved: [SavedFile] = []
         for ((object, bytes), fileExtension) in zip(objects, extensions) {

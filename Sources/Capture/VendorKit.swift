@@ -68,6 +68,15 @@ public enum VendorKits {
             }
             return identity.family == .sony ? .sony : .generic
         },
+        settings: { settings, identity in
+            // Outside PC Remote a body describes no setting: say what to do, as `shoot` does.
+            if let reason = CameraProfile.sonyOutsidePCRemoteReason(
+                identity.deviceInfo, usbVendorID: identity.usbVendorID)
+            {
+                throw CaptureError(.remoteControlUnavailable, "\(reason); \(SonyCaptureDriver.pcRemoteAdvice)")
+            }
+            return settings
+        },
         describeProperties: { session, identity in
             let info = identity.deviceInfo
             guard info.supports(OperationCode.Sony.getAllDevicePropData), !info.supports(.getDevicePropDesc) else {

@@ -39,7 +39,46 @@ public enum LibRawDecoder {
     /// - Throws: ``DecodeError`` carrying LibRaw's status (``DecodeError/libRawStatus``) when LibRaw fails,
     ///   `.tooLarge` past ``WireFormat/WireLimits``, `.unsupported` for non-CFA sensors.
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> DecodedRaw {
-        try withLibRaw(bytes) { (session) throws(DecodeError) in try session.decode() }
+        var decoded = try withLibRaw(bytes) { (session) throws(DecodeError) in try session.decode() }
+        // The container is named for people (`Nikon NEF`); LibRaw's decoder goes with the storage.
+        if case .vendor(let decoder) = decoded.info.container {
+            let make: String? =
+                switch decoded.image {
+                case .cfa(let frame): frame.metadata.make
+                default: nil
+                }
+            decoded.info.container = .vendor(vendorFormatName(bytes, make: make))
+            decoded.info.storage.layout += ", LibRaw \(decoder)"
+        }
+        return decoded
+    }
+
+    /// The maker's format a vendor raw file is, for people: `Canon CR2`, `Fujifilm RAF`, `Nikon NEF`, from the
+    /// file's signature (CR2's `CR` after the TIFF header, CR3's `crx ` brand, RAF's `FUJIFILM`, ORF's `IIRO`/
+    /// `IIRS`/`MMOR`, RW2's `IIU`, CRW's `HEAPCCDR`) or, for plain TIFF-based formats, from the make LibRaw read;
+    /// `raw` with the make when neither says.
+    static func vendorFormatName(_ bytes: ArraySlice<UInt8>, make: String?) -> String {
+        let head = Array(bytes.prefix(16))
+        func ascii(_ range: Range<Int>) -> String {
+            guard head.count >= range.upperBound else { return "" }
+            return String(decoding: head[range], as: UTF8.self)
+        }
+        let isTIFF = ascii(0..<4) == "II*\u{0}" || ascii(0..<4) == "MM\u{0}*"
+        if ascii(0..<8) == "FUJIFILM" { return "Fujifilm RAF" }
+        if ascii(4..<8) == "ftyp" && ascii(8..<12) == "crx " { return "Canon CR3" }
+        if ascii(6..<14) == "HEAPCCDR" { return "Canon CRW" }
+        if isTIFF && ascii(8..<10) == "CR" { return "Canon CR2" }
+        if ["IIRO", "IIRS", "MMOR"].contains(ascii(0..<4)) { return "Olympus ORF" }
+        if ascii(0..<4) == "IIU\u{0}" { return "Panasonic RW2" }
+        let maker = (make ?? "").split(separator: " ").first.map(String.init) ?? ""
+        switch maker.lowercased() {
+        case "nikon": return "Nikon NEF"
+        case "sony": return "Sony ARW"
+        case "pentax", "ricoh": return "Pentax PEF"
+        case "samsung": return "Samsung SRW"
+        case "": return "vendor raw"
+        default: return "\(maker) raw"
+        }
     }
 
     /// The camera's embedded preview (LibRaw's thumbnail), when it is a JPEG or an 8-bit RGB bitmap.

@@ -9,14 +9,15 @@ public struct RawFileInfo: Sendable {
         case dng(version: String, backwardVersion: String?)
         /// A TIFF/EP file (ISO 12234-2) with the CFA image in IFD 0, as cameras deliver for PTP format 0x3802.
         case tiffEP
-        /// A vendor raw format decoded by LibRaw; the text names LibRaw's decoder.
+        /// A vendor raw format decoded by LibRaw, named for people (`Nikon NEF`, `Canon CR2`); LibRaw's decoder is
+        /// in ``Storage/layout``.
         case vendor(String)
 
         public var description: String {
             switch self {
             case .dng(let version, let backward): "DNG \(version)" + (backward.map { " (backward \($0))" } ?? "")
             case .tiffEP: "TIFF/EP"
-            case .vendor(let decoder): "vendor raw (LibRaw \(decoder))"
+            case .vendor(let format): format
             }
         }
     }

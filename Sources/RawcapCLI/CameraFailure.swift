@@ -44,6 +44,13 @@ extension CommandFailure {
                 .noCamera,
                 "No PTP/IP camera answers there: \(error.underlyingError.map { "\($0)" } ?? "\(error)"). Check the "
                     + "address and that the camera's Wi-Fi remote function is on.")
+        case let error as TransportError
+        where (error.underlyingError as? PTPIPInitFailure)?.reason == .busy:
+            // PTP/IP serves one client at a time (ISO 15740 Annex: Init Fail "Busy").
+            self.init(
+                .busy,
+                "The camera is busy with another program over the network (a phone app, gphoto2, another rawcap): "
+                    + "close that program or end its connection, then try again. (\(error))")
         case let error as TransportError where error.underlyingError is ReplayMismatch:
             self.init(
                 .io,

@@ -1,7 +1,8 @@
 extension CameraInfoReport {
     /// The report for people: identity first, then stores, formats, the supported operations and events as
-    /// wrapped lists, and a table of properties.
-    func text(width: Int = 100) -> String {
+    /// wrapped lists, and a table of properties: by the names and values `config` uses (`aperture  f/8`), or with
+    /// `verbose` as the camera sends them (`FNumber  0x5007  800`).
+    func text(width: Int = 100, verbose: Bool = false) -> String {
         var lines: [String] = []
         func field(_ label: String, _ value: String) {
             // DeviceInfo strings come from the camera: one line each, no escape sequences.
@@ -27,8 +28,12 @@ extension CameraInfoReport {
         field("Version", printable(device.version))
         field("Serial", printable(device.serialNumber))
         let extensionInfo = device.vendorExtension
-        var ptp = "\(device.ptpVersion), vendor extension \(extensionInfo.name) (\(extensionInfo.id))"
-        ptp += " \(extensionInfo.version)"
+        var ptp = "\(device.ptpVersion), "
+        if extensionInfo.id == "0x00000000" && extensionInfo.description.isEmpty {
+            ptp += "no vendor extension"
+        } else {
+            ptp += "vendor extension \(extensionInfo.name) (\(extensionInfo.id)) \(extensionInfo.version)"
+        }
         if !extensionInfo.description.isEmpty { ptp += " \"\(printable(extensionInfo.description))\"" }
         if extensionInfo.cameraVendor != extensionInfo.name { ptp += "; speaks \(extensionInfo.cameraVendor)" }
         field("PTP", ptp)
@@ -83,6 +88,24 @@ extension CameraInfoReport {
 
         lines.append("")
         lines.append("Properties (\(properties.count))")
+        if verbose || properties.allSatisfy({ $0.readable == nil }) {
+            lines += wireTable()
+        } else {
+            lines += readableTable()
+        }
+        if !notes.isEmpty {
+            lines.append("")
+            lines.append("Notes")
+            lines += notes.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension CameraInfoReport {
+    /// One line per property as the camera sends it: PTP name, code, wire value, access, allowed wire values.
+    fileprivate func wireTable() -> [String] {
+        var lines: [String] = []
         let nameWidth = min(28, properties.map(\.name.count).max() ?? 0)
         let valueWidth = min(24, properties.map { ($0.current?.description ?? "—").count }.max() ?? 0)
         for property in properties {
@@ -96,12 +119,58 @@ extension CameraInfoReport {
             }
             lines.append(line)
         }
-        if !notes.isEmpty {
-            lines.append("")
-            lines.append("Notes")
-            lines += notes.map { "  " + $0 }
+        return lines
+    }
+
+    /// One line per property as `config` names it: setting, value (`f/8`, `1/125 s`, `ISO 400`), access, allowed
+    /// values, then the PTP name and code.
+    fileprivate func readableTable() -> [String] {
+        struct Row {
+            var name: String
+            var value: String
+            var rest: String
         }
-        return lines.joined(separator: "\n")
+        let rows = properties.map { property -> Row in
+            let ptp = property.name.hasPrefix("Unknown(") ? property.code : "\(property.name) \(property.code)"
+            guard let state = property.readable else {
+                // Not described: the camera's name for it, and why.
+                let name = property.name.hasPrefix("Unknown(") ? property.code : property.name
+                if let error = property.error { return Row(name: name, value: "—", rest: error + "  " + property.code) }
+                let access = property.writable == true ? "read/write" : "read-only "
+                return Row(
+                    name: name, value: property.current?.description ?? "—",
+                    rest: access + (property.allowed.map { "  " + $0.text } ?? "") + "  " + property.code)
+            }
+            let value = Self.shown(state.value, code: property.code)
+            var rest = state.writable == true ? "read/write" : "read-only "
+            if let range = state.range {
+                rest += "  " + range
+            } else if !state.allowed.isEmpty {
+                let allowed = state.allowed.map { Self.shown($0, code: property.code) }
+                let listed =
+                    allowed.count <= 12
+                    ? allowed : Array(allowed.prefix(6)) + ["…"] + Array(allowed.suffix(2))
+                rest += "  one of " + (allowed.count <= 12 ? "" : "\(allowed.count): ") + listed.joined(separator: ", ")
+            }
+            let tail = state.name == property.code ? (property.name.hasPrefix("Unknown(") ? "" : property.name) : ptp
+            return Row(name: state.name, value: value.isEmpty ? "\"\"" : value, rest: rest + "  " + tail)
+        }
+        let nameWidth = min(18, rows.map(\.name.count).max() ?? 0)
+        let valueWidth = min(24, rows.map { printable($0.value).count }.max() ?? 0)
+        return rows.map {
+            "  " + $0.name.padding(to: nameWidth) + "  " + printable($0.value).padding(to: valueWidth) + "  " + $0.rest
+        }
+    }
+
+    /// A formatted value with the unit people expect beside it: `1/125 s`, `ISO 400`.
+    fileprivate static func shown(_ value: String?, code: String) -> String {
+        guard let value else { return "—" }
+        let numeric = value.first.map { $0.isNumber } ?? false
+        switch code {
+        case "0x500D" where numeric: return value + " s"
+        case "0x500F" where numeric: return "ISO " + value
+        default: return value
+        }
     }
 }
 

@@ -152,6 +152,13 @@ struct CameraInfoReport: Encodable, Sendable {
         var allowed: Allowed?
         /// Why the property could not be read.
         var error: String?
+        /// The property as `config` names and writes it (`aperture`, `f/8`): what the text report shows. Not in
+        /// the JSON, which keeps the camera's codes and numbers.
+        var readable: PropertyState?
+
+        enum CodingKeys: String, CodingKey {
+            case code, name, type, writable, current, factoryDefault, allowed, error
+        }
     }
 
     /// The allowed values: a range, or a list.
@@ -287,9 +294,33 @@ extension CameraInfoReport {
             }
         }
         report.addRawFormats(info, descriptors: descriptors, profile: CameraProfile.select(for: identity))
+        report.addReadableValues(descriptors, identity: identity)
         // The report is complete; a camera that objects to closing does not spoil it.
         try? await session.endSession()
         return report
+    }
+
+    /// Names each described property and formats its values as `config` does (from the descriptors already read:
+    /// no further requests). A Nikon's `quality` is named by its body's numbering when the descriptor and the
+    /// model identify one (``PTP/NikonImageQualityTable/identify(model:usbProductID:descriptor:)``).
+    mutating func addReadableValues(_ descriptors: [DevicePropertyCode: DevicePropDesc], identity: CameraIdentity) {
+        let vendor = identity.deviceInfo.cameraVendor
+        var catalog = PropertyCatalog.standard
+        if vendor == .nikon, let quality = descriptors[.compressionSetting],
+            let table = NikonImageQualityTable.identify(
+                model: identity.deviceInfo.model, usbProductID: identity.nikonUSBProductID, descriptor: quality
+            ).table
+        {
+            catalog = catalog.preferring(PropertyCatalog.nikonImageQuality(table))
+        }
+        for index in properties.indices {
+            guard let code = UInt16(properties[index].code.dropFirst(2), radix: 16),
+                let descriptor = descriptors[DevicePropertyCode(rawValue: code)]
+            else { continue }
+            let definition = catalog.definition(for: descriptor.propertyCode, vendor: vendor)
+                ?? .unnamed(descriptor.propertyCode, vendor: vendor)
+            properties[index].readable = PropertyState(definition, descriptor: descriptor, vendor: vendor)
+        }
     }
 
     /// The maker's own property descriptions (``Capture/VendorKit/describeProperties``): `nil` when the camera takes

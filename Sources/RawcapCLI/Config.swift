@@ -57,7 +57,9 @@ extension RawcapCommand {
         @Flag(help: "Print JSON (stable keys).")
         var json = false
 
-        @Argument(help: ArgumentHelp("Setting names or property codes (iso, shutter, 0x5005).", valueName: "name"))
+        @Argument(
+            help: ArgumentHelp("Setting names or property codes (iso, shutter, 0x5005).", valueName: "name"),
+            completion: .list(ConfigSession.settingNames))
         var names: [String]
 
         func validate() throws {
@@ -92,7 +94,9 @@ extension RawcapCommand {
         @Flag(help: "Print JSON (stable keys).")
         var json = false
 
-        @Argument(help: ArgumentHelp("NAME=VALUE pairs.", valueName: "name=value"))
+        @Argument(
+            help: ArgumentHelp("NAME=VALUE pairs.", valueName: "name=value"),
+            completion: .list(ConfigSession.settingNames.map { $0 + "=" }))
         var assignments: [String]
 
         func validate() throws {
@@ -147,9 +151,17 @@ enum ConfigSession {
                     throw error
                 }
             }
+        } catch let error as CaptureError where error.code == .remoteControlUnavailable {
+            throw CommandFailure.report(CommandFailure(.notAvailable, error.detail), command: command, json: json)
         } catch {
             throw CommandFailure.report(error, command: command, json: json)
         }
+    }
+
+    /// Every readable setting name rawcap knows (for shell completion), standard and makers' alike.
+    static var settingNames: [String] {
+        var seen: Set<String> = []
+        return PropertyCatalog.standard.definitions.map(\.name).filter { seen.insert($0).inserted }
     }
 
     /// `{"properties":[…]}`, keys sorted.

@@ -13,7 +13,8 @@ public struct ConnectionOptions: ParsableArguments {
             "The camera: usb (the only one), usb:BUS:ADDR, serial:SN, sim, ptpip:HOST[:PORT], "
                 + "fujiptpip:HOST[:PORT] (Fujifilm Wi-Fi) or replay:FILE; "
                 + "shoot takes it several times, or all (every USB camera).",
-            valueName: "camera"))
+            valueName: "camera"),
+        completion: .list(["usb", "sim", "all", "usb:", "serial:", "ptpip:", "fujiptpip:", "replay:"]))
     public var cameraChoices: [CameraChoice] = []
 
     /// Which camera: the first `--camera`, or the only USB camera.

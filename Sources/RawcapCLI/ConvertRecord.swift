@@ -21,7 +21,7 @@ struct ConvertRecord: Codable, Sendable {
     var make: String?
     /// `dng`, `linear-dng` or `tiff`.
     var format: String?
-    /// What the input was: `DNG 1.4.0.0`, `TIFF/EP`, `vendor raw (LibRaw …)`.
+    /// What the input was: `DNG 1.4.0.0`, `TIFF/EP`, or the maker's format read by LibRaw (`Nikon NEF`, `Canon CR2`, `Sony ARW`, `Fujifilm RAF`).
     var inputFormat: String?
     /// `none`, `lossless` or `deflate`.
     var compression: String?

@@ -49,7 +49,7 @@ struct Converter {
         let camera: String?
         /// The input's Make.
         let make: String?
-        /// `DNG 1.4.0.0`, `TIFF/EP`, `vendor raw (LibRaw …)`.
+        /// `DNG 1.4.0.0`, `TIFF/EP`, or the maker's format read by LibRaw (`Nikon NEF`, `Canon CR2`, `Sony ARW`, `Fujifilm RAF`).
         let inputFormat: String
         let target: Target
         /// `none`, `lossless` or `deflate`.

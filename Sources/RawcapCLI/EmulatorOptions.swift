@@ -6,7 +6,8 @@ struct EmulatorOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The camera personality: generic, generic-no-bias, nikon, nikon-no-object-event, canon, sony, sony-no-pc-remote, fuji or hostile.",
-            valueName: "name"))
+            valueName: "name"),
+        completion: .list(CameraModel.all.map(\.identifier)))
     var model = "generic"
 
     @Option(help: ArgumentHelp("Sensor size in pixels (default: the model's, 6000x4000).", valueName: "WxH"))

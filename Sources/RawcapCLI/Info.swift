@@ -50,7 +50,7 @@ extension RawcapCommand {
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try encoder.encode(report), as: UTF8.self))
             } else {
-                print(report.text())
+                print(report.text(verbose: connection.logging.verbose > 0))
             }
         }
     }

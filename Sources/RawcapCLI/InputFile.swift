@@ -42,12 +42,31 @@ struct InputFile {
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
 
+    /// Whether `bytes` start with a TIFF header (`II*\0`, `MM\0*`).
+    static func isTIFF(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 4 && (bytes[0..<4] == [0x49, 0x49, 42, 0] || bytes[0..<4] == [0x4D, 0x4D, 0, 42])
+    }
+
+    /// Whether rawcap's own readers took the file (a DNG or TIFF/EP they refused is not "a picture").
+    private var isTIFFEPOrDNG: Bool {
+        let format = RawDecoder.detectFormat(bytes[...])
+        return format == .dng || format == .tiffEP
+    }
+
     /// Decodes the file.
     func decode() throws(CommandFailure) -> DecodedRaw {
         do {
             return try RawDecoder.decode(bytes[...])
         } catch {
-            throw CommandFailure(SysExit.status(for: error), "\(path): \(error)")
+            let status = SysExit.status(for: error)
+            if error.code == .unsupported, Self.isTIFF(bytes), !isTIFFEPOrDNG {
+                // A TIFF LibRaw does not take either: a picture (rawcap's own --format tiff rendering), not raw data.
+                throw CommandFailure(
+                    status,
+                    "\(path): a TIFF without raw sensor data (a processed picture): rawcap reads DNG, TIFF/EP and camera raw files"
+                )
+            }
+            throw CommandFailure(status, "\(path): \(error)")
         }
     }
 

@@ -10,7 +10,8 @@ import PlatformSupport
 
 /// How much rawcap logs to standard error, shared by every camera command through ``ConnectionOptions``:
 /// `-v` (debug: each PTP request and response), `-vv` or `--debug` (trace: also a hex dump of every USB container
-/// and PTP/IP packet, the form to attach to a bug report), or `--log-level LEVEL`. The default is warnings.
+/// and PTP/IP packet, the form to attach to a bug report), or `--log-level LEVEL`. The default is warnings; `-q` is
+/// errors only (and silences `shoot` and `pull`'s progress and per-file lines).
 public struct LoggingOptions: ParsableArguments {
     /// `-v` debug, `-vv` trace.
     @Flag(
@@ -25,6 +26,10 @@ public struct LoggingOptions: ParsableArguments {
             "Log level: trace, debug, info, notice, warning (the default), error or critical.", valueName: "level"))
     public var logLevel: Logger.Level?
 
+    /// Nothing on standard error but errors: no progress, no per-file lines, no warnings, no summary.
+    @Flag(name: [.short, .long], help: "Print nothing on standard error but errors (no progress, files or warnings).")
+    public var quiet = false
+
     /// Trace with hex dumps.
     @Flag(help: "Log everything, with hex dumps of every USB container and PTP/IP packet (for bug reports).")
     public var debug = false
@@ -36,6 +41,7 @@ public struct LoggingOptions: ParsableArguments {
     public var level: Logger.Level {
         if debug { return .trace }
         if let logLevel { return logLevel }
+        if quiet { return .error }
         return verbose >= 2 ? .trace : verbose == 1 ? .debug : .warning
     }
 

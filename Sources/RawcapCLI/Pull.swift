@@ -43,6 +43,9 @@ extension RawcapCommand {
         @Flag(help: "Save files exactly as the camera wrote them.")
         var original = false
 
+        @Option(help: "DNG raw data: lossless (lossless JPEG, about half the size; the default) or none.")
+        var compression: CompressionChoice = .lossless
+
         @Flag(help: "Delete each file from the camera once it is safely on disk.")
         var deleteAfter = false
 
@@ -59,27 +62,38 @@ extension RawcapCommand {
             let chosen = [all, new, resume, !handles.isEmpty].filter { $0 }.count
             guard chosen == 1 else { throw ValidationError("Choose one of --all, --new, --resume or handles.") }
             guard !(dng && original) else { throw ValidationError("--dng and --original exclude each other.") }
+            guard !(original && compression == .none) else {
+                throw ValidationError("--compression applies to DNGs; --original saves the camera's files as they are.")
+            }
             if let exec { _ = try ExecHook(exec, command: "pull") }
         }
 
         func run() async throws {
             let signals = ShootSignals()
-            let progress = ShootProgress(json: json)
+            let progress = ShootProgress(json: json, pulling: true, quiet: connection.logging.quiet)
             defer { progress.finish() }
             let hooks = try exec.map { try ExecHook($0, command: "pull") }
             let selection: Puller.Selection =
                 all ? .all : new ? .new : resume ? .resume : .handles(handles)
             do {
                 _ = try connection.oneCamera()
+                if resume, !Journal.exists(folder: output) {
+                    // Nothing to resume from: most likely not the folder the shoot wrote into.
+                    throw CommandFailure(
+                        .usage,
+                        "no journal in \(output) (\(Journal.fileName)): --resume fetches what a shoot into that folder announced and never wrote; give that shoot's -o folder"
+                    )
+                }
                 let store = try OutputStore(folder: output)
                 let journal = try Journal(folder: store.folder)
                 let camera = try await CameraConnector.connect(connection)
                 let files: [SavedFile]
                 do {
                     try await camera.open()
-                    let puller = Puller(
+                    var puller = Puller(
                         session: camera.session, store: store, journal: journal, logger: connection.logger,
                         stop: signals.stop, observer: hooks?.observing(progress.handle, journal: journal) ?? progress.handle)
+                    puller.compression = compression.dngCompression
                     files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
                 } catch {
                     try? await camera.session.endSession()
@@ -90,7 +104,7 @@ extension RawcapCommand {
                 await camera.close()
                 progress.finish()
                 hooks?.finish()
-                StandardError.print("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
+                progress.summary("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {
                 progress.finish()
                 hooks?.finish()

@@ -27,13 +27,51 @@ extension RawcapCommand {
             let name = (["rawcap"] + words).joined(separator: " ")
             var text = fullMessage(for: error)
             if text.hasPrefix("Error: ") { text = name + ": " + text.dropFirst("Error: ".count) }
+            text = gphoto2Hint(text)
             StandardError.print(text)
             if arguments.contains("--json") {
-                let failure = CommandFailure(.usage, message(for: error))
+                let failure = CommandFailure(.usage, gphoto2Hint(message(for: error)))
                 DescriptorIO.writeStandardOutput(failure.json(command: words.joined(separator: " ")) + "\n")
             }
             exit(withError: ExitCode.validationFailure)
         }
+    }
+
+    /// gphoto2's options and rawcap's words for them: an unknown option a gphoto2 user types gets rawcap's, not
+    /// argument-parser's nearest spelling (`--frames` is not `--name`).
+    static let gphoto2Options: [String: String] = [
+        "--frames": "--count N (frames to shoot)",
+        "-F": "--count N (frames to shoot)",
+        "--filename": "--name TEMPLATE (gphoto2's %Y%m%d-%H%M%S-%n and %f codes work)",
+        "--capture-image": "rawcap shoot",
+        "--capture-image-and-download": "rawcap shoot",
+        "--capture-tethered": "rawcap tether",
+        "--set-config": "rawcap config set NAME=VALUE",
+        "--set-config-value": "rawcap config set NAME=VALUE",
+        "--get-config": "rawcap config get NAME",
+        "--list-config": "rawcap config list",
+        "--list-all-config": "rawcap config list",
+        "--auto-detect": "rawcap list",
+        "--summary": "rawcap info",
+        "--list-files": "rawcap ls",
+        "--get-all-files": "rawcap pull --all",
+        "--get-file": "rawcap pull HANDLE",
+        "--new": "rawcap pull --new",
+        "--port": "--camera usb:BUS:ADDR, --camera serial:SN or --camera ptpip:HOST",
+        "--keep-raw": "--keep-jpeg (RAW+JPEG: the DNG and the camera's JPEG)",
+        "--force-overwrite": "nothing: rawcap never overwrites (a taken name gets -1, -2, …)",
+    ]
+
+    /// `text` (argument-parser's message) with its suggestion replaced by rawcap's word for a gphoto2 option.
+    static func gphoto2Hint(_ text: String) -> String {
+        guard let range = text.firstRange(of: "Unknown option '") else { return text }
+        let rest = text[range.upperBound...]
+        guard let end = rest.firstIndex(of: "'") else { return text }
+        let option = String(rest[..<end])
+        guard let word = gphoto2Options[option] else { return text }
+        let lineEnd = text[end...].firstIndex(of: "\n") ?? text.endIndex
+        return String(text[..<range.lowerBound]) + "Unknown option '\(option)' (gphoto2's); rawcap's is \(word)."
+            + text[lineEnd...]
     }
 
     /// The options every camera command shares that take a value (`--camera sim`): the word after them is theirs,

@@ -53,11 +53,13 @@ extension RawcapCommand {
         @Option(name: [.short, .long], help: ArgumentHelp("The output folder.", valueName: "dir"))
         var output = "captures"
 
-        @Option(help: ArgumentHelp("File name template (default \(FileNamer.defaultTemplate)).", valueName: "template"))
+        @Option(help: ArgumentHelp("File name template (default \(FileNamer.defaultTemplate)); {date:%Y-%m-%d}, {seq}, {n}, {file}, gphoto2's %Y%m%d-%n, a/b for subfolders.", valueName: "template"))
         var name: String?
 
-        @Option(help: "DNG compression: none or lossless.")
-        var compression: CompressionChoice = .none
+        @Option(
+            help: "DNG raw data: lossless (lossless JPEG, about half the size; the default, as for pull and convert) or none."
+        )
+        var compression: CompressionChoice = .lossless
 
         @Option(help: ArgumentHelp("Seconds a shot may take before rawcap gives up on it.", valueName: "seconds"))
         var shotTimeout: Double = 30
@@ -100,7 +102,8 @@ extension RawcapCommand {
 
         func run() async throws {
             let signals = ShootSignals()
-            let progress = ShootProgress(json: json)
+            let progress = ShootProgress(
+                json: json, quiet: connection.logging.quiet, interval: interval.flatMap { try? ShootPlan.parseDuration($0) })
             defer { progress.finish() }
             let hooks = try exec.map { try ExecHook($0, command: "shoot") }
             let specs: [CameraSpec]
@@ -120,10 +123,11 @@ extension RawcapCommand {
             }
             // Connect to every camera first (options are not Sendable), then every camera shoots on the same
             // schedule; one failing does not stop the others.
-            var results: [(CameraSpec, Result<CaptureRunner.Summary, any Error>)] = []
-            var connected: [(CameraSpec, CameraConnection)] = []
+            var results: [(String, Result<CaptureRunner.Summary, any Error>)] = []
+            var connected: [(CameraSpec, CameraConnection, String?)] = []
             var simulators = 0
-            for spec in specs {
+            let labels = Self.labels(specs)
+            for (index, spec) in specs.enumerated() {
                 var options = connection
                 options.camera = spec
                 if spec == .simulator {
@@ -132,58 +136,75 @@ extension RawcapCommand {
                     simulators += 1
                 }
                 do {
-                    connected.append((spec, try await CameraConnector.connect(options)))
+                    connected.append((spec, try await CameraConnector.connect(options), labels[index]))
                 } catch {
                     // The journal says why this camera's run never started (the camera went away while it was
                     // being identified, say), as it does when opening the session fails.
                     var entry = CaptureRunner.failureEntry(error)
                     entry.camera = "\(spec)"
                     (try? Journal(folder: store.folder))?.recordQuietly(entry)
-                    results.append((spec, .failure(error)))
+                    results.append((labels[index] ?? "\(spec)", .failure(error)))
                 }
             }
             let logger = connection.logger
             let stop = signals.stop
-            results += await withTaskGroup(of: (CameraSpec, Result<CaptureRunner.Summary, any Error>).self) { group in
-                for (spec, camera) in connected {
+            results += await withTaskGroup(of: (String, Result<CaptureRunner.Summary, any Error>).self) { group in
+                for (spec, camera, label) in connected {
                     group.addTask {
                         do {
+                            let observer = progress.observer(camera: label)
                             return (
-                                spec, .success(try await Self.shoot(camera, plan, store, logger, stop, progress, hooks))
+                                label ?? "\(spec)",
+                                .success(try await Self.shoot(camera, plan, store, logger, stop, observer, hooks))
                             )
                         } catch {
-                            return (spec, .failure(error))
+                            return (label ?? "\(spec)", .failure(error))
                         }
                     }
                 }
-                var collected: [(CameraSpec, Result<CaptureRunner.Summary, any Error>)] = []
+                var collected: [(String, Result<CaptureRunner.Summary, any Error>)] = []
                 for await result in group { collected.append(result) }
                 return collected
             }
             progress.finish()
             hooks?.finish()
+            // The summary in the order the cameras were given.
+            let order = specs.indices.map { labels[$0] ?? "\(specs[$0])" }
+            results.sort { (order.firstIndex(of: $0.0) ?? 0) < (order.firstIndex(of: $1.0) ?? 0) }
             var status: ExitCode?
-            for (spec, result) in results {
+            for (label, result) in results {
                 switch result {
                 case .success(let summary):
-                    StandardError.print(
-                        "rawcap shoot: \(specs.count > 1 ? "\(spec): " : "")\(summary.files.count) file"
+                    progress.summary(
+                        "rawcap shoot: \(specs.count > 1 ? "\(label): " : "")\(summary.files.count) file"
                             + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
                             + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late"))
                 case .failure(let error):
                     let code = ShootFailure.report(
                         signals.translate(error), command: "shoot", json: json,
-                        camera: specs.count > 1 ? "\(spec)" : nil)
+                        camera: specs.count > 1 ? label : nil)
                     status = status ?? code
                 }
             }
             if let status { throw status }
         }
 
+        /// How each line names its camera when several shoot: the `--camera` value, numbered when it repeats
+        /// (`sim#1`, `sim#2`); `nil` for a single camera.
+        static func labels(_ specs: [CameraSpec]) -> [String?] {
+            guard specs.count > 1 else { return specs.map { _ in nil } }
+            var seen: [String: Int] = [:]
+            return specs.map { spec in
+                let text = "\(spec)"
+                seen[text, default: 0] += 1
+                return specs.filter { "\($0)" == text }.count > 1 ? "\(text)#\(seen[text]!)" : text
+            }
+        }
+
         /// One camera's run: open, shoot, close.
         static func shoot(
             _ camera: CameraConnection, _ plan: ShootPlan, _ store: OutputStore, _ logger: Logger, _ stop: StopSignal,
-            _ progress: ShootProgress, _ hooks: ExecHook? = nil
+            _ observer: @escaping @Sendable (CaptureEvent) -> Void, _ hooks: ExecHook? = nil
         ) async throws -> CaptureRunner.Summary {
             do {
                 let journal = try Journal(folder: store.folder)
@@ -197,7 +218,7 @@ extension RawcapCommand {
                 let runner = CaptureRunner(
                     session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
                     usbVendorID: camera.link.usbVendorID, usbProductID: camera.link.usbProductID,
-                    observer: hooks?.observing(progress.handle, journal: journal) ?? progress.handle)
+                    observer: hooks?.observing(observer, journal: journal) ?? observer)
                 let summary = try await runner.run()
                 try? await camera.session.endSession()
                 await camera.close()

@@ -29,8 +29,8 @@ enum ShootFailure {
                 case .remoteControlUnavailable: 69
                 default: 70
                 }
-            let prefix = error.code == .cardFull ? "The camera's card is full: " : ""
-            return (ExitCode(status), prefix + error.detail)
+            if error.code == .cardFull { return (ExitCode(status), Self.cardFull(error.detail)) }
+            return (ExitCode(status), error.detail)
         case let error as DNGError:
             switch error.code {
             case .diskFull: return (ExitCode(74), "The disk is full: \(error)")
@@ -41,7 +41,7 @@ enum ShootFailure {
         case let error as DecodeError:
             return (ExitCode(76), "The camera sent a file rawcap cannot read: \(error)")
         case let error as PTPError where error.response == .storeFull:
-            return (ExitCode(73), "The camera's card is full: \(error)")
+            return (ExitCode(73), cardFull("\(error)"))
         case let error as PTPError where error.response == .deviceBusy:
             return (ExitCode(75), "The camera is busy: \(error)")
         case let error as CameraControlError:
@@ -52,6 +52,19 @@ enum ShootFailure {
             let failure = CameraFailure(error)
             return (failure.exitCode, failure.message)
         }
+    }
+
+    /// A full card, and what to do about it.
+    static func cardFull(_ detail: String) -> String {
+        // The driver's words start with what this message says: keep only what it adds (the camera's response).
+        var context = Substring(detail)
+        let phrase = "the camera's card is full"
+        if context.lowercased().hasPrefix(phrase) { context = context.dropFirst(phrase.count) }
+        while let first = context.first, " :(".contains(first) { context = context.dropFirst() }
+        while let last = context.last, " )".contains(last) { context = context.dropLast() }
+        return "The camera's card is full" + (context.isEmpty ? "" : " (\(context))")
+            + ": make room on it (rawcap pull --all --delete-after saves its files here and deletes them from the "
+            + "card) or put in a card with room, then shoot again."
     }
 
     /// The failure `error` is, as the error object and the exit status report it.

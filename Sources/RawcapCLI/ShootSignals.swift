@@ -26,6 +26,8 @@ final class ShootSignals: @unchecked Sendable {
     init(trigger: HostTrigger? = nil) {
         signal(SIGXFSZ, SIG_IGN)
         let first = first
+        // On a terminal the progress line (and the echoed ^C) is cleared first; elsewhere there is none.
+        let lineStart = isatty(2) == 1 ? "\r\u{1B}[K" : ""
         watch = SignalWatch(trigger == nil ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGUSR1]) { [stop] number, _ in
             if number == SIGUSR1 {
                 trigger?.request()
@@ -34,13 +36,13 @@ final class ShootSignals: @unchecked Sendable {
             let earlier = first.record(number)
             let word = number == SIGTERM ? "terminated" : "interrupted"
             if earlier != 0 {
-                DescriptorIO.writeStandardError("\nrawcap: \(word) again; exiting now\n")
+                DescriptorIO.writeStandardError(lineStart + "rawcap: \(word) again; exiting now\n")
                 // exit() does not unwind: the file being written would leave its hidden temporary behind.
                 OutputFile.removeTemporaries()
                 exit(128 + number)
             }
             DescriptorIO.writeStandardError(
-                "\nrawcap: \(word); finishing the current file (Ctrl-C again to quit at once)\n")
+                lineStart + "rawcap: \(word); finishing the current file (Ctrl-C again to quit at once)\n")
             stop.request()
         }
     }

@@ -8,7 +8,8 @@ public struct SimCameraOptions: ParsableArguments {
         name: [.customLong("sim-model"), .customLong("model")],
         help: ArgumentHelp(
             "With --camera sim: the camera personality (generic, generic-no-bias, nikon, nikon-no-object-event, canon, sony, sony-no-pc-remote, fuji, hostile; --model is the same).",
-            valueName: "name"))
+            valueName: "name"),
+        completion: .list(CameraModel.all.map(\.identifier)))
     public var simModel = "generic"
 
     /// The sensor size.

@@ -18,7 +18,7 @@ extension RawcapCommand {
                 decide RAW, RAW+JPEG or JPEG. Nothing is deleted from the camera unless --delete. SIGUSR1 \
                 (kill -USR1 PID) shoots one frame from the host within the same session. Runs until Ctrl-C or \
                 SIGTERM, --count shots, or --for a duration.
-                Name placeholders: {date} {time} {seq} {n} {camera} {serial}.
+                Name placeholders as for rawcap shoot --name.
                 Exit status: 0 after --count or --for; 64 bad options; 69 no camera; 73 the output folder cannot \
                 be written or the camera's card is full; 74 disconnect or full disk; 76 an object that does not \
                 decode; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
@@ -45,11 +45,14 @@ extension RawcapCommand {
         @Option(name: [.short, .long], help: ArgumentHelp("The output folder.", valueName: "dir"))
         var output = "captures"
 
-        @Option(help: ArgumentHelp("File name template (default \(FileNamer.defaultTemplate)).", valueName: "template"))
+        @Option(
+            help: ArgumentHelp(
+                "File name template (default \(FileNamer.defaultTemplate)); the placeholders of rawcap shoot --name.",
+                valueName: "template"))
         var name: String?
 
-        @Option(help: "DNG compression: none or lossless.")
-        var compression: CompressionChoice = .none
+        @Option(help: "DNG raw data: lossless (lossless JPEG, about half the size; the default, as for shoot) or none.")
+        var compression: CompressionChoice = .lossless
 
         @Flag(help: "Delete each shot's files from the camera's card once they are safely on disk.")
         var delete = false
@@ -67,8 +70,9 @@ extension RawcapCommand {
             if let count, !(1...1_000_000).contains(count) {
                 throw ValidationError("--count \(count): give the number of shots, 1 to 1000000.")
             }
-            guard !(original && (format != .auto || keepJPEG)) else {
-                throw ValidationError("--original saves the camera's files as they are: no --format or --keep-jpeg.")
+            guard !(original && (format != .auto || keepJPEG || compression == .none)) else {
+                throw ValidationError(
+                    "--original saves the camera's files as they are: no --format, --keep-jpeg or --compression.")
             }
             _ = try makeOptions()
             if let exec { _ = try ExecHook(exec, command: "tether") }
@@ -94,7 +98,7 @@ extension RawcapCommand {
         func run() async throws {
             let trigger = HostTrigger()
             let signals = ShootSignals(trigger: trigger)
-            let progress = ShootProgress(json: json, tether: true)
+            let progress = ShootProgress(json: json, quiet: connection.logging.quiet, tether: true)
             defer { progress.finish() }
             let hooks = try exec.map { try ExecHook($0, command: "tether") }
             do {
@@ -127,7 +131,7 @@ extension RawcapCommand {
                 progress.finish()
                 hooks?.finish()
                 let shots = summary.bodyShots + summary.hostShots
-                StandardError.print(
+                progress.summary(
                     "rawcap tether: \(shots) shot\(shots == 1 ? "" : "s"), \(summary.files.count) file"
                         + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {

@@ -30,6 +30,8 @@ import Testing
         let bytes = try ARWWriter.encode(frame, software: "test")
         #expect(RawDecoder.detectFormat(bytes[...]) == .vendor)
         let decoded = try RawDecoder.decode(bytes[...])
+        #expect(decoded.info.container.description == "Sony ARW")
+        #expect(decoded.info.storage.layout.contains("LibRaw "), "\(decoded.info.storage)")
         let result = try #require(decoded.frame)
         #expect(result.width == frame.activeArea.width && result.height == frame.activeArea.height)
         #expect(result.samples == Self.activeSamples(frame))

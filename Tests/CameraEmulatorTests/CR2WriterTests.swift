@@ -22,6 +22,7 @@ import Testing
         #expect(Array(bytes[8..<12]) == [0x43, 0x52, 2, 0], "CR, version 2.0")
         #expect(RawDecoder.detectFormat(bytes[...]) == .vendor)
         let decoded = try #require(try RawDecoder.decode(bytes[...]).frame)
+        #expect(try RawDecoder.decode(bytes[...]).info.container.description == "Canon CR2")
         #expect(decoded.width == frame.width && decoded.height == frame.height)
         #expect(decoded.samples == frame.samples, "the lossless JPEG slice holds exactly the readout")
         #expect(decoded.metadata.make == "Canon")

@@ -34,6 +34,7 @@ import Testing
         #expect(bytes.prefix(4) == [0x4D, 0x4D, 0, 42], "big-endian TIFF, as Nikon writes")
         #expect(RawDecoder.detectFormat(bytes[...]) == .vendor, "goes to LibRaw, not the TIFF/EP reader")
         let decoded = try #require(try RawDecoder.decode(bytes[...]).frame)
+        #expect(try RawDecoder.decode(bytes[...]).info.container.description == "Nikon NEF")
         #expect(decoded.samples == Self.activeSamples(frame))
         #expect(decoded.width == frame.activeArea.width & ~1 && decoded.height == frame.activeArea.height & ~1)
         #expect(decoded.metadata.make == "Nikon")

@@ -28,6 +28,7 @@ import Testing
         let bytes = try RAFWriter.encode(frame, preview: try Self.preview(), software: "test")
         #expect(Array(bytes.prefix(16)) == Array("FUJIFILMCCD-RAW ".utf8))
         let result = try #require(try RawDecoder.decode(bytes[...]).frame)
+        #expect(try RawDecoder.decode(bytes[...]).info.container.description == "Fujifilm RAF")
         #expect(result.width == frame.activeArea.width && result.height == frame.activeArea.height)
         let area = frame.activeArea
         let expected = (area.y..<area.bottom).flatMap { row in

@@ -206,12 +206,12 @@ final class RenderedFrames: @unchecked Sendable {
         // A depth the body cannot be told: it shoots at its own depth (14 bits here) and each frame is checked.
         let fourteen = try await Self.runner(rig, ShootPlan(format: .bayer14, count: 1), logger: warnings.logger).run()
         #expect(fourteen.files.count == 1 && fourteen.format.description == "bayer14")
-        #expect(!warnings.messages.contains { $0.contains("asked for") }, "\(warnings.messages)")
+        #expect(!rig.events.warnings.contains { $0.contains("asked for") }, "\(rig.events.warnings)")
         let twelve = try await Self.runner(rig, ShootPlan(format: .bayer12, count: 1), logger: warnings.logger).run()
         #expect(twelve.files.count == 1)
         #expect(
-            warnings.messages.contains { $0.contains("asked for 12-bit raw, the camera sent 14-bit") },
-            "\(warnings.messages)")
+            rig.events.warnings.contains { $0.contains("asked for 12-bit raw, the camera sent 14-bit") },
+            "\(rig.events.warnings)")
     }
 
     @Test func theDriverFindsTheShotAtFFFF0001WhenTheBodyNamesNoHandle() async throws {

@@ -146,8 +146,54 @@ import Testing
         #expect(FileNamer.sanitize("a\u{1B}[2Jb\nc") == "a-2Jb-c")
         #expect(FileNamer.sanitize("") == "unnamed")
         #expect(FileNamer.sanitize("/") == "unnamed")
-        #expect(throws: CaptureError(.invalidPlan)) { try FileNamer(template: "a/{seq}") }
         #expect(throws: CaptureError(.invalidPlan)) { try FileNamer(template: "{nope}") }
+        // Subfolders stay inside the output folder.
+        for template in ["/etc/{seq}", "a/../{seq}", "a//{seq}", "./{seq}", "{seq}/", "%D", "{date:%c}", "50%"] {
+            #expect(throws: CaptureError(.invalidPlan), "\(template)") { try FileNamer(template: template) }
+        }
+    }
+
+    /// Templates as people write them: letters of every language kept, subfolders, strftime date fields and
+    /// gphoto2's `--filename` codes, the camera's own file name; camera strings still sanitised strictly.
+    @Test func templatesKeepLettersMakeSubfoldersAndTakeDateCodes() throws {
+        var parts = tm()
+        parts.tm_year = 2026 - 1900
+        parts.tm_mon = 10
+        parts.tm_mday = 29
+        parts.tm_hour = 7
+        parts.tm_min = 5
+        parts.tm_sec = 9
+        parts.tm_isdst = -1
+        let date = Date(timeIntervalSince1970: TimeInterval(mktime(&parts)))
+        let values = FileNamer.Values(
+            date: date, sequence: 42, frameNumber: 3, camera: "Canon EOS R5/../x", serial: "0123", bracket: nil,
+            cameraFile: "DSC_0042.NEF")
+        func stem(_ template: String) throws -> String { try FileNamer(template: template).stem(values) }
+        #expect(try stem("Hochzeit Müller {n}") == "Hochzeit Müller 3")
+        #expect(try stem("Свадьба {seq}") == "Свадьба 0042")
+        #expect(try stem("{date}/{seq}") == "20261129/0042")
+        #expect(try stem("{date:%Y-%m-%d}/{date:%H%M%S}-{n}") == "2026-11-29/070509-3")
+        #expect(try stem("%Y%m%d-%H%M%S-%n") == "20261129-070509-3")
+        #expect(try stem("%f.%C") == "DSC_0042", "rawcap adds the extension of what it writes")
+        #expect(try stem("{file}-{ext}") == "DSC_0042-NEF")
+        #expect(try stem("{camera}") == "Canon-EOS-R5-.-x", "a camera string never makes a subfolder")
+        #expect(try stem("100%% {n}") == "100% 3")
+        #expect(try stem(".hidden/-dash {n}") == "hidden/dash 3")
+        #expect(FileNamer.leaf("2026-11-29/0042") == "0042")
+        #expect(FileNamer.sanitize("tab\there\u{202E}x", lenient: true) == "tab-here-x")
+        #expect(FileNamer.sanitize(String(repeating: "ü", count: 300), lenient: true).utf8.count <= 200)
+    }
+
+    @Test func subfolderTemplatesWriteInsideTheOutputFolder() async throws {
+        let rig = try await CaptureRig()
+        defer { Task { await rig.close() } }
+        let namer = try FileNamer(template: "day/{n}")
+        let summary = try await rig.shoot(ShootPlan(format: .bayer12, count: 2, namer: namer))
+        let again = try await rig.shoot(ShootPlan(format: .bayer12, count: 1, namer: namer))
+        let paths = (summary.files + again.files).map(\.path)
+        #expect(paths.map { URL(fileURLWithPath: $0).lastPathComponent } == ["1.dng", "2.dng", "1-1.dng"], "\(paths)")
+        #expect(paths.allSatisfy { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent == "day" })
+        #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
 }
 

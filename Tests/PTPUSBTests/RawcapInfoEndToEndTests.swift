@@ -46,10 +46,20 @@ import Testing
         #expect(text.contains("0x00010001  SD \"EOS_DIGITAL\"  RemovableRAM, DCF, ReadWrite  12.5 GB free of 64.0 GB"))
         #expect(text.contains("GetDeviceInfo, OpenSession, CloseSession, GetStorageIDs"))
         #expect(text.contains("  capture  EXIF_JPEG\n  images   EXIF_JPEG, DNG"))
+        // Properties as `config` names and writes them, the camera's names and codes after them.
+        #expect(text.contains(#/battery\s+75\s+read-only\s+0…100 in steps of 25\s+BatteryLevel 0x5001/#))
+        #expect(text.contains(#/iso\s+ISO 400\s+read/write\s+one of ISO 100, ISO 200, ISO 400, ISO 800\s+ExposureIndex 0x500F/#))
+        #expect(text.contains(#/FNumber\s+—\s+refused by the camera: DevicePropNotSupported\s+0x5007/#))
+        #expect(result.errorOutput.isEmpty)
+    }
+
+    @Test func verboseInfoShowsTheWireValues() async throws {
+        let result = try await Self.info(["--camera", "usb", "-v"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let text = result.output
         #expect(text.contains(#/BatteryLevel\s+0x5001\s+75\s+read-only\s+range 0…100, step 25/#))
         #expect(text.contains(#/ExposureIndex\s+0x500F\s+400\s+read/write\s+one of 100, 200, 400, 800/#))
         #expect(text.contains(#/FNumber\s+0x5007\s+—\s+refused by the camera: DevicePropNotSupported/#))
-        #expect(result.errorOutput.isEmpty)
     }
 
     @Test func infoJSONHasStableKeys() async throws {

@@ -79,7 +79,9 @@ import Testing
         let text = report.text()
         #expect(text.contains("PTP           1.00, vendor extension Nikon (0x0000000A) 1.00 \"Nikon?PTP\""))
         #expect(text.contains("  0x00010001  refused by the camera: StoreNotAvailable"))
-        #expect(text.contains(#/BatteryLevel\s+0x5001\s+50\s+read-only\s+one of 0, 50, 100/#))
+        #expect(text.contains(#/battery\s+50\s+read-only\s+one of 0, 50, 100\s+BatteryLevel 0x5001/#))
+        #expect(text.contains(#/BatteryLevel\s+0x5001\s+50\s+read-only\s+one of 0, 50, 100/#) == false)
+        #expect(report.text(verbose: true).contains(#/BatteryLevel\s+0x5001\s+50\s+read-only\s+one of 0, 50, 100/#))
         #expect(text.contains("  images   EXIF_JPEG, Undefined"))
         #expect(!text.contains("Camera "), "no link line without a transport")
     }

@@ -39,6 +39,8 @@ import Testing
         (["--count", "-1"], "--count -1: give the number of frames"),
         (["--count", "0"], "--count 0"),
         (["--interval", "soon"], "not a duration"),
+        (["--frames", "2"], "rawcap's is --count N"),
+        (["--filename", "%Y%m%d-%n"], "rawcap's is --name TEMPLATE"),
     ])
     func badInputIsRefusedWithAMessageThatSaysWhatToDo(arguments: [String], message: String) async throws {
         let folder = try TemporaryDirectory("bad-input")
@@ -49,6 +51,49 @@ import Testing
         #expect(first.hasPrefix("rawcap shoot: "), "\(result.errorOutput)")
         #expect(first.contains(message), "\(result.errorOutput)")
         #expect(try folder.contents().isEmpty)
+    }
+
+    /// An unknown option gets argument-parser's nearest spelling unless it is gphoto2's, which gets rawcap's word
+    /// for it, in the JSON error object too.
+    @Test func gphoto2OptionsGetRawcapsWords() async throws {
+        #expect(RawcapCommand.gphoto2Hint("Error: Unknown option '--bogus'. Did you mean '--name'?\nUsage: x")
+            == "Error: Unknown option '--bogus'. Did you mean '--name'?\nUsage: x")
+        #expect(RawcapCommand.gphoto2Hint("rawcap ls: Unknown option '--get-all-files'. Did you mean '--all'?\nUsage: x")
+            == "rawcap ls: Unknown option '--get-all-files' (gphoto2's); rawcap's is rawcap pull --all.\nUsage: x")
+        let json = try await Subprocess.runDetached(
+            try ScriptContractTests.rawcap(), ["shoot", "--frames", "2", "--json"])
+        #expect(json.status == 64)
+        #expect(json.output.contains("rawcap's is --count N") && !json.output.contains("Did you mean"), "\(json.output)")
+    }
+
+    /// The shell completions offer the setting names `config` takes and the emulated camera's personalities.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsKnowSettingNamesAndModels(shell: String) async throws {
+        let result = try await Subprocess.runDetached(
+            try ScriptContractTests.rawcap(), ["--generate-completion-script", shell])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        for word in ["aperture", "aperture=", "bitdepth=", "nikon-no-object-event", "sony-no-pc-remote", "ptpip:"] {
+            #expect(result.output.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+
+    /// `-q` prints nothing on standard error but errors; with `--json` the objects still come.
+    @Test func quietPrintsOnlyErrors() async throws {
+        let folder = try TemporaryDirectory("quiet")
+        let rawcap = try ScriptContractTests.rawcap()
+        let quiet = try await Subprocess.runDetached(
+            rawcap,
+            ["shoot", "-q", "--camera", "sim", "--sim-model", "canon", "--format", "bayer12", "--sim-sensor", "96x64",
+             "--json", "-o", folder.url.path])
+        #expect(quiet.status == 0 && quiet.errorOutput.isEmpty, "\(quiet.errorOutput)")
+        #expect(quiet.output.split(separator: "\n").count == 1, "one JSON object: \(quiet.output)")
+        let pulled = try await Subprocess.runDetached(
+            rawcap, ["pull", "--all", "-q", "--camera", "sim", "-o", folder.url.path])
+        #expect(pulled.status == 0 && pulled.errorOutput.isEmpty, "\(pulled.errorOutput)")
+        let failing = try await Subprocess.runDetached(
+            rawcap, ["shoot", "-q", "--camera", "sim", "--sim-fault", "card-full", "-o", folder.url.path])
+        #expect(failing.status == 73)
+        #expect(failing.errorOutput.hasPrefix("rawcap shoot: "), "\(failing.errorOutput)")
     }
 
     /// `--interval` without `--count` shoots until Ctrl-C (not one frame).

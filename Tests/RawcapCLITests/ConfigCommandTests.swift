@@ -104,6 +104,56 @@ import Testing
         #expect((json["rawFormatAuto"] as? [String: Any])?["format"] as? String == "bayer16")
     }
 
+    /// What `info` prints is what a person reads and what `config` takes: `f/8`, `1/125 s`, `ISO 100`, setting names
+    /// first, the camera's names and codes after them; `-v` shows the wire values.
+    @Test func infoShowsReadableValuesAndVerboseTheWireValues() async throws {
+        let text = try await Self.rawcap(["info", "--camera", "sim"])
+        #expect(text.status == 0, "\(text.errorOutput)")
+        #expect(text.output.contains("PTP           1.00, no vendor extension\n"))
+        #expect(text.output.contains(#/\n  aperture +f/8 +read/write +one of 23: f/1.8, .*f/22  FNumber 0x5007\n/#))
+        #expect(text.output.contains(#/\n  shutter +1/125 s +read/write +one of 49: 1/2000 s, .* 30 s  ExposureTime 0x500D\n/#))
+        #expect(text.output.contains(#/\n  iso +ISO 100 +read/write +one of 25: ISO 100, /#))
+        #expect(text.output.contains(#/\n  bitdepth +14 +read/write +one of 12, 14, 16  \n/#) == false)
+        let verbose = try await Self.rawcap(["info", "--camera", "sim", "-v"])
+        #expect(verbose.output.contains(#/\n  FNumber +0x5007 +800 +read/write +one of 23: 180, /#))
+    }
+
+    /// A Nikon's own settings have names `config` takes and values it reads (libgphoto2 `config.c`): the raw bit depth
+    /// that `info`'s raw formats tell the user to set, the capture target, and Nikon's focus and drive modes; its raw
+    /// shots are named NEF, not "Undefined".
+    @Test func aNikonsOwnSettingsHaveNames() async throws {
+        let set = try await Self.rawcap([
+            "config", "set", "bitdepth=12", "target=sdram", "--camera", "sim", "--model", "nikon",
+        ])
+        #expect(set.status == 0 && set.output == "bitdepth=12\ntarget=sdram\n", "\(set.output)\(set.errorOutput)")
+        let list = try await Self.rawcap(["config", "list", "--camera", "sim", "--model", "nikon", "--json"])
+        let properties = try #require(try Self.json(list)["properties"] as? [[String: Any]])
+        let depth = try #require(properties.first { $0["name"] as? String == "bitdepth" }, "\(properties)")
+        #expect(depth["code"] as? String == "0xD149" && depth["allowed"] as? [String] == ["12", "14"])
+        let focus = try #require(properties.first { $0["name"] as? String == "focus" })
+        #expect((focus["allowed"] as? [String])?.contains("af-s") == true)
+        let info = try await Self.rawcap(["info", "--camera", "sim", "--model", "nikon"])
+        #expect(info.output.contains("  bayer14  Bayer data as NEF (0x3000), 14 bits per sample (bitdepth=14)"))
+
+        // An unknown name lists the settings that have names, not the hundreds of bare codes.
+        let unknown = try await Self.rawcap(["config", "set", "nosuch=1", "--camera", "sim", "--model", "nikon"])
+        #expect(unknown.status == 64)
+        #expect(unknown.errorOutput.contains("bitdepth") && !unknown.errorOutput.contains("0xD303"), "\(unknown.errorOutput)")
+    }
+
+    /// A Sony body outside PC Remote describes no setting: `config` says how to switch, as `shoot` does (69).
+    @Test func aSonyOutsidePCRemoteGetsTheAdviceFromConfig() async throws {
+        let result = try await Self.rawcap(["config", "list", "--camera", "sim", "--model", "sony-no-pc-remote"])
+        #expect(result.status == 69, "\(result.output)\(result.errorOutput)")
+        #expect(result.output.isEmpty)
+        #expect(result.errorOutput.contains("not in PC Remote mode") && result.errorOutput.contains("\"PC Remote\""))
+        let json = try await Self.rawcap([
+            "config", "get", "iso", "--camera", "sim", "--model", "sony-no-pc-remote", "--json",
+        ])
+        let error = try #require(try Self.json(json)["error"] as? [String: Any])
+        #expect(error["exitStatus"] as? Int == 69 && error["command"] as? String == "config get", "\(error)")
+    }
+
     @Test func listShowsTheEmulatedCamera() async throws {
         let result = try await Self.rawcap(["list", "--json"])
         #expect(result.status == 0, "\(result.errorOutput)")

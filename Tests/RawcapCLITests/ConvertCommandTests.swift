@@ -67,6 +67,21 @@ import Testing
         #expect(decoded.info.previews.count == 2)  // the IFD0 thumbnail and the JPEG preview
     }
 
+    /// A TIFF that is a picture (rawcap's own `--format tiff` rendering) is refused with what rawcap reads.
+    @Test func aProcessedTIFFIsNotRawData() async throws {
+        let folder = try TemporaryDirectory("convert-picture")
+        let dng = folder.file("frame.dng").path
+        try ConvertTestFiles.writeDNG(try ConvertTestFiles.frame(), to: dng)
+        let rendered = try await ConvertTestFiles.rawcap(["convert", dng, "--tiff", "-o", folder.file("tif").path])
+        #expect(rendered.status == 0, "\(rendered.errorOutput)")
+        let tiff = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.file("tif").path).first)
+        for command in ["convert", "inspect"] {
+            let result = try await ConvertTestFiles.rawcap([command, folder.file("tif").path + "/" + tiff])
+            #expect(result.status == 65)
+            #expect(result.errorOutput.contains("a TIFF without raw sensor data"), "\(result.errorOutput)")
+        }
+    }
+
     @Test func vendorRawThroughLibRawConvertsToIdenticalPixels() async throws {
         let folder = try TemporaryDirectory("convert-vendor")
         let (bytes, samples) = ConvertTestFiles.vendorStyleRaw()
@@ -76,7 +91,8 @@ import Testing
         let result = try await ConvertTestFiles.rawcap(["convert", input.path, "--json", "--compression", "none"])
         #expect(result.status == 0, "\(result.errorOutput)")
         let record = try #require(try ConvertTestFiles.jsonLines(result.output).first)
-        #expect((record["inputFormat"] as? String)?.hasPrefix("vendor raw (LibRaw") == true)
+        // Named by its make for people; which LibRaw decoder read it is in inspect's storage line.
+        #expect(record["inputFormat"] as? String == "Vendor raw")
         #expect(record["camera"] as? String == "Test Model")
         let converted = try #require(try RawDecoder.decode(contentsOf: folder.file("DSC_0002.dng").path).frame)
         #expect(converted.samples == samples)

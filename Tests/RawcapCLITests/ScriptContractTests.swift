@@ -105,6 +105,39 @@ import Testing
         Self.expectErrorObject(result.output, command: "sim serve", status: 69)
     }
 
+    /// PTP/IP serves one client at a time: a second program gets Init Fail "Busy", which is exit 75 (try again
+    /// later) with advice, as a USB camera another program holds is.
+    @Test func aPTPIPCameraBusyWithAnotherClientExits75() async throws {
+        let python = try ExternalTool.require("python3")
+        let folder = try TemporaryDirectory("ptpip-busy")
+        let script = """
+            import json, signal, subprocess, sys, time
+            rawcap, out = sys.argv[1], sys.argv[2]
+            server = subprocess.Popen([rawcap, "sim", "serve", "--listen", "127.0.0.1:0", "--sensor", "160x120", "--json"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            port = json.loads(server.stdout.readline().decode())["port"]
+            camera = f"ptpip:127.0.0.1:{port}"
+            holder = subprocess.Popen([rawcap, "shoot", "--camera", camera, "--count", "2", "--interval", "20", "-o", out],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            # The first frame is saved once the holder's session is open.
+            deadline = time.time() + 60
+            while time.time() < deadline and b"saved" not in holder.stderr.readline():
+                pass
+            second = subprocess.run([rawcap, "info", "--camera", camera, "--json"], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, timeout=60)
+            holder.send_signal(signal.SIGINT); holder.wait(timeout=60)
+            server.send_signal(signal.SIGINT); server.wait(timeout=60)
+            sys.stdout.write(json.dumps({"status": second.returncode, "stdout": second.stdout.decode(),
+                                         "stderr": second.stderr.decode()}))
+            """
+        let result = try await Subprocess.runDetached(python, ["-c", script, try Self.rawcap(), folder.url.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(second["status"] as? Int == 75, "\(second)")
+        Self.expectErrorObject(second["stdout"] as? String ?? "", command: "info", status: 75)
+        #expect((second["stderr"] as? String)?.contains("busy with another program") == true, "\(second)")
+    }
+
     // MARK: Two runs, one folder
 
     /// Two shoots into one folder at once: every frame of both is saved (a name the other run took moves to the next

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--sim-fault", "card-full"], Int32(73), "card is full"),
+        (["--sim-fault", "card-full"], Int32(73), "card is full (StoreFull): make room on it"),
         (["--sim-fault", "busy=100"], Int32(75), "DeviceBusy"),
         (["--format", "bayer10"], Int32(64), "bayer10"),
         (["--bracket", "-2,x"], Int32(64), "EV step"),
@@ -239,6 +239,16 @@ import Testing
         // The recording does not load (65); both emulated cameras still shoot their two frames.
         #expect(result.status == 65, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("replay:"), "\(result.errorOutput)")
+        // Every line says which camera it is about; no message is printed twice.
+        let lines = result.errorOutput.split(separator: "\n").map(String.init)
+        for line in lines where !line.hasPrefix("rawcap shoot: ") {
+            #expect(line.hasPrefix("sim#1: ") || line.hasPrefix("sim#2: "), "\(line)")
+        }
+        #expect(lines.filter { $0.hasPrefix("sim#1: saved ") }.count == 2, "\(result.errorOutput)")
+        #expect(
+            lines.filter { $0.hasPrefix("rawcap shoot: ") }.map { String($0.dropFirst(14).prefix(7)) }
+                == ["sim#1: ", "sim#2: ", "replay:"], "in the order given: \(result.errorOutput)")
+        #expect(Set(lines).count == lines.count, "a line printed twice: \(result.errorOutput)")
         let files = try Self.visibleFiles(folder)
         #expect(files.count == 4, "\(files)")
         // Each emulated camera has its own serial number, so {serial} keeps their files apart without suffixes.

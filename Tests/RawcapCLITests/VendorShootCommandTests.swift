@@ -59,6 +59,9 @@ import Testing
             ])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("asked for 12-bit raw, the camera sent 14-bit"), "\(result.errorOutput)")
+        #expect(
+            result.errorOutput.components(separatedBy: "asked for 12-bit raw").count == 2,
+            "the warning is printed once: \(result.errorOutput)")
         #expect(try folder.contents().filter { $0.hasSuffix(".dng") }.count == 1)
     }
 }
