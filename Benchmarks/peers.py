@@ -15,8 +15,9 @@ Rows, each the median of --runs timed runs (after one warm-up), each ratio taken
 - Body shot to disk (tethered shooting): the served camera's shutter pressed from outside (SIGUSR2 to `rawcap sim
   serve --quality raw+jpeg`) --tether-shots times, each once the previous shot is on disk; the time from the press to
   both files of the shot on disk, under `rawcap tether --keep-jpeg` (DNG + JPEG) and `--original` against `gphoto2
-  --capture-tethered` (TIF + JPG), and rawcap's own figure from the camera's announcement to the files on disk (its
-  --json timings.total). The press-to-disk time includes the emulator developing the shot, the same for both.
+  --capture-tethered` (TIF + JPG); and the same less the time the emulator took from the press to announcing the
+  shot (which `sim serve` logs for each SIGUSR2 press): the camera's announcement to the files on disk, what the
+  host adds (noticing the announcement, downloading, converting, writing).
 - Shot to disk, one RAW+JPEG frame per process: `rawcap shoot --count 1 --keep-jpeg` against `gphoto2
   --capture-image-and-download` (server with --event-order gphoto2, imagequality RAW + JPEG), and a plain write of
   the same bytes (write + fsync) as the limit.
@@ -85,11 +86,21 @@ def median_into_folder(runs, fresh, name, command, in_folder=False, check_files=
 
 
 class Server:
-    """`rawcap sim serve` on a free loopback port."""
+    """`rawcap sim serve` on a free loopback port; with `announcements`, the times its SIGUSR2 presses took from the
+    press to the shot's announcement (its log lines), in order."""
 
-    def __init__(self, rawcap, *args):
+    def __init__(self, rawcap, *args, announcements=False):
         self.proc = subprocess.Popen([rawcap, "sim", "serve", "--listen", "127.0.0.1:0", "--json", *args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE if announcements else subprocess.DEVNULL)
+        self.announced = []
+        if announcements:
+            def read():
+                for line in iter(self.proc.stderr.readline, b""):
+                    text = line.decode(errors="replace")
+                    if "shot announced after" in text:
+                        self.announced.append(float(text.split("announced after ")[1].split()[0]))
+            threading.Thread(target=read, daemon=True).start()
         line = self.proc.stdout.readline()
         if not line:
             sys.exit("peers: rawcap sim serve did not start")
@@ -266,6 +277,7 @@ def body_shots_to_disk(server, command, folder, shots, ready, cwd=None):
         sys.exit(f"peers: {command[0]} never said {ready!r}")
     time.sleep(0.5)  # gphoto2 prints its line before its first wait
     times = []
+    announced_before = len(server.announced)
     try:
         for shot in range(shots):
             start = time.perf_counter()
@@ -274,7 +286,14 @@ def body_shots_to_disk(server, command, folder, shots, ready, cwd=None):
                 if time.perf_counter() - start > 60:
                     sys.exit(f"peers: {command[0]}: shot {shot + 1} never reached {folder}: {saved_files(folder)}")
                 time.sleep(0.001)
-            times.append(time.perf_counter() - start)
+            elapsed = time.perf_counter() - start
+            # Less the body's own time from the press to the announcement (the server logs it).
+            deadline = time.perf_counter() + 5
+            while len(server.announced) < announced_before + shot + 1 and time.perf_counter() < deadline:
+                time.sleep(0.001)
+            if len(server.announced) < announced_before + shot + 1:
+                sys.exit("peers: rawcap sim serve did not log the press's announcement")
+            times.append((elapsed, elapsed - server.announced[announced_before + shot]))
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -318,7 +337,7 @@ def main():
 
     try:
         # --- Body shot to disk (tethered) -----------------------------------------------------------------------
-        server = Server(rawcap, "--sensor", args.sensor, "--quality", "raw+jpeg")
+        server = Server(rawcap, "--sensor", args.sensor, "--quality", "raw+jpeg", announcements=True)
         try:
             tethered = fresh("tether")
             t_tether, tether_json = body_shots_to_disk(
@@ -347,16 +366,24 @@ def main():
                 continue  # the interrupted run's closing error object
             totals[saved["frame"]] = max(totals.get(saved["frame"], 0), saved["timings"]["total"])
         label = f"{args.tether_shots} body shots, RAW+JPEG, {args.sensor}"
-        r_tether, r_gtether = statistics.median(t_tether), statistics.median(t_gtether)
+        def medians(pairs):
+            return statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
+
+        (r_tether, a_tether), (r_gtether, a_gtether) = medians(t_tether), medians(t_gtether)
+        r_original, a_original = medians(t_original)
         rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg (DNG + JPEG), press → files",
                      tether_bytes, r_tether, f"{r_gtether / r_tether:.2f}× gphoto2 (time ratio)"))
-        r_original = statistics.median(t_original)
         rows.append((f"body shot to disk, {label}: rawcap tether --original (TIF + JPG), press → files",
                      original_bytes, r_original, f"{r_gtether / r_original:.2f}× gphoto2 (time ratio)"))
         rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered (TIF + JPG), press → files",
                      gtether_bytes, r_gtether, "—"))
-        rows.append((f"body shot to disk, {label}: rawcap tether, the camera's announcement → files (timings.total)",
-                     tether_bytes, statistics.median(totals.values()), "—"))
+        rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg, the camera's announcement → files",
+                     tether_bytes, a_tether, f"{a_gtether / a_tether:.2f}× gphoto2 (time ratio); "
+                     f"rawcap's own timings.total {statistics.median(totals.values()):.3f} s"))
+        rows.append((f"body shot to disk, {label}: rawcap tether --original, the camera's announcement → files",
+                     original_bytes, a_original, f"{a_gtether / a_original:.2f}× gphoto2 (time ratio)"))
+        rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered, the camera's announcement → files",
+                     gtether_bytes, a_gtether, "—"))
         if args.only == "tether":
             raise StopIteration
 

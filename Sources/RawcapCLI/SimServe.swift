@@ -324,9 +324,14 @@ extension RawcapCommand.Sim {
             let watch = SignalWatch(signals) { number, _ in
                 guard number == SIGUSR2 else { return handler() }
                 guard let camera else { return }
+                let pressed = ContinuousClock.now
                 Task {
                     let code = await camera.pressShutter()
-                    if code != .ok { logger.warning("shutter press (SIGUSR2) refused: \(code)") }
+                    guard code == .ok else { return logger.warning("shutter press (SIGUSR2) refused: \(code)") }
+                    // How long the body took to develop and announce the shot (`make bench-peers` subtracts it).
+                    let (whole, fraction) = (ContinuousClock.now - pressed).components
+                    let seconds = String(cFormat: "%.4f", Double(whole) + Double(fraction) / 1e18)
+                    logger.notice("shutter press (SIGUSR2): shot announced after \(seconds) s")
                 }
             }
             // Kept for the process's lifetime: serving ends with the process.
