@@ -24,6 +24,8 @@ import Synchronization
 /// - Sony and Fujifilm also wake on their event channel (Sony's 0xC201, ObjectAdded) between polls.
 /// - Nikon bodies that name no objects (CaptureCompleteRecInSdram alone) are read at 0xFFFF0001 and each object
 ///   deleted there so the next moves up, as the capture driver does.
+/// - standard: an object of a RAW+JPEG shot whose ObjectAdded never came is looked for on the card under the shot's
+///   name once the others are in (libgphoto2 waits for the event only).
 /// - Fujifilm reads GetObjectHandles only when the change list reports a change (or every poll when the body has no
 ///   change list); libgphoto2 reads it every round.
 public let bodyShotPollInterval = Duration.milliseconds(20)
@@ -94,7 +96,7 @@ extension StandardCaptureDriver {
     ) async throws -> [AnnouncedObject] {
         var shot = BodyShotCollector(expecting: expecting, timing: timing, wait: wait, completionGrace: .milliseconds(300))
         var carried = carriedStandardEvents.take()
-        while !shot.isOver {
+        waiting: while !shot.isOver {
             let event: PTPEvent
             if !carried.isEmpty {
                 event = carried.removeFirst()
@@ -113,8 +115,8 @@ extension StandardCaptureDriver {
                 guard info.objectFormat != .association else { continue }
                 guard shot.accepts(info.filename) else {
                     // The next shot's first object: kept for the next wait.
-                    carriedStandardEvents.put([event] + carried)
-                    return shot.objects
+                    carried.insert(event, at: 0)
+                    break waiting
                 }
                 await shot.add(AnnouncedObject(handle: handle, info: info), announce: announce)
             case .captureComplete:
@@ -126,6 +128,16 @@ extension StandardCaptureDriver {
             }
         }
         carriedStandardEvents.put(carried)
+        if let expecting, !shot.objects.isEmpty, shot.objects.count < expecting {
+            // An ObjectAdded lost: the shot's other objects are new on the card under its name (as the capture
+            // driver makes good a lost event by comparing the card's lists).
+            for handle in try await session.getObjectHandles().sorted(by: { $0.rawValue < $1.rawValue })
+            where !seen.contains(handle) && !shot.has(handle) && !shot.isFull {
+                let info = try await session.getObjectInfo(handle)
+                guard info.objectFormat != .association, shot.accepts(info.filename) else { continue }
+                await shot.add(AnnouncedObject(handle: handle, info: info, late: true), announce: announce)
+            }
+        }
         return shot.objects
     }
 }

@@ -112,6 +112,27 @@ struct TetherTests {
         #expect(order == [JournalEntry.Event.shotTaken, JournalEntry.Event.shotRequested])
     }
 
+    /// Duplicated announcements save nothing twice; a lost ObjectAdded is made good from the card, the pair kept.
+    @Test(arguments: [
+        ("generic", ["duplicate-event=ObjectAdded:6", "duplicate-event=CaptureComplete:3"]),
+        ("fuji", ["duplicate-event=ObjectAdded:6", "duplicate-event=CaptureComplete:3"]),
+        ("generic", ["lose-event=ObjectAdded:1"]),
+    ])
+    func duplicatedOrLostAnnouncementsStillSaveEachShotOnce(family: String, faults: [String]) async throws {
+        let rig = try await CaptureRig(
+            width: 100, height: 68, faults: try EmulatorFault.parse(faults), model: try CameraModel.named(family))
+        defer { Task { await rig.close() } }
+        #expect(await rig.camera.setBodyQuality(.rawPlusJPEG))
+        let presses = 4
+        let summary = try await Self.tether(rig, options: .init(keepJPEG: true, count: presses)) {
+            for _ in 0..<presses { #expect(await rig.camera.pressShutter() == .ok) }
+        }
+        #expect(summary.bodyShots == presses)
+        try rig.expectRawJPEGPairs(presses)
+        let cameraFiles = Self.lines(rig, JournalEntry.Event.fileWritten).compactMap(\.cameraFile)
+        #expect(cameraFiles.count == 2 * presses && Set(cameraFiles).count == 2 * presses, "\(cameraFiles)")
+    }
+
     @Test func aStopEndsTheRunAsInterruptedWithTheJournalClosed() async throws {
         let rig = try await CaptureRig(width: 100, height: 68)
         defer { Task { await rig.close() } }
