@@ -121,9 +121,10 @@ import Testing
         withExtendedLifetime(hookFolder) {}
     }
 
-    /// SIGUSR1 shoots one frame from the host inside the tethered session; SIGTERM then ends the run with 143 and a
-    /// closed journal. A hook that fails is reported and journaled, and the run goes on.
-    @Test func sigusr1ShootsFromTheHostAndSigtermEndsTheRun() async throws {
+    /// SIGUSR1 shoots one frame from the host inside the tethered session; SIGTERM (143) or SIGINT (130, Ctrl-C)
+    /// then ends the run with a closed journal. A hook that fails is reported and journaled, and the run goes on.
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func sigusr1ShootsFromTheHostAndASignalEndsTheRun(stopSignal: Int32, status expected: Int32) async throws {
         let server = try await SimServeProcess.start(["--sensor", "160x120"])
         let output = try TemporaryDirectory("tether-signals")
         let process = Process()
@@ -152,7 +153,7 @@ import Testing
         kill(process.processIdentifier, SIGUSR1)
         #expect(await journalHas("\"event\":\"file-written\""))
         #expect(await journalHas("\"event\":\"hook-failed\""))
-        kill(process.processIdentifier, SIGTERM)
+        kill(process.processIdentifier, stopSignal)
         let status: Int32 = await withCheckedContinuation { continuation in
             DispatchQueue(label: "rawcap.test.tether.wait").async {
                 process.waitUntilExit()
@@ -160,7 +161,7 @@ import Testing
             }
         }
         let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(status == 143, "\(errors)")
+        #expect(status == expected, "\(errors)")
         #expect(errors.contains("hook failed for"), "\(errors)")
         #expect(errors.contains("exited with status 3"), "\(errors)")
         let content = try String(contentsOf: journal, encoding: .utf8)
