@@ -38,7 +38,7 @@ public final class HostTrigger: Sendable {
 /// quality (RAW+JPEG: two). A ``HostTrigger`` request shoots one frame through the driver's own capture, as `shoot`
 /// does. The run ends when stopped (``StopSignal``), after `count` shots, or after `duration`. Downloading shot
 /// *k + 1* overlaps saving shot *k*, as in ``CaptureRunner``. Nothing is deleted from the camera unless
-/// `deleteAfter`, and then a shot's objects on the card only once its files are on disk.
+/// `deleteAfter`, and then only the card objects whose files are on disk, once they are.
 public struct TetherRunner: Sendable {
     /// What the run is asked to do.
     public struct Options: Sendable {
@@ -257,8 +257,12 @@ public struct TetherRunner: Sendable {
         func collect() async throws {
             guard let pending = encoding else { return }
             encoding = nil
-            summary.files += try await pending.task.value
-            for object in pending.delete { try await deleteFromCamera(object) }
+            let files = try await pending.task.value
+            summary.files += files
+            // Only what is on disk: a JPEG used only as the DNG's preview stays on the card.
+            for object in pending.delete where files.contains(where: { $0.handle == object.handle.rawValue }) {
+                try await deleteFromCamera(object)
+            }
         }
         do {
             while true {

@@ -54,7 +54,7 @@ extension RawcapCommand {
         @Option(help: "DNG raw data: lossless (lossless JPEG, about half the size; the default, as for shoot) or none.")
         var compression: CompressionChoice = .lossless
 
-        @Flag(help: "Delete each shot's files from the camera's card once they are safely on disk.")
+        @Flag(help: "Delete each file from the camera's card once it is safely on disk (a JPEG not saved stays).")
         var delete = false
 
         @Option(

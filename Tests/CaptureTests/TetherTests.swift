@@ -152,6 +152,8 @@ struct TetherTests {
     @Test func forADurationEndsTheRunCompleteAndDeleteRemovesOnlySavedCardFiles() async throws {
         let rig = try await CaptureRig(width: 100, height: 68)
         defer { Task { await rig.close() } }
+        // RAW+JPEG without --keep-jpeg: the JPEG is only the DNG's preview, so it stays on the card.
+        #expect(await rig.camera.setBodyQuality(.rawPlusJPEG))
         let summary = try await Self.tether(
             rig, options: .init(duration: .milliseconds(1500), deleteAfter: true)
         ) {
@@ -165,6 +167,8 @@ struct TetherTests {
         #expect(deleted == saved)
         let left = try await rig.session.getObjectHandles()
         #expect(!left.contains { deleted.contains($0.rawValue) })
+        let kept = Self.lines(rig, JournalEntry.Event.objectNotSaved).compactMap(\.handle)
+        #expect(kept.count == 1 && left.contains { kept.contains($0.rawValue) })
     }
 
     @Test func theCameraOriginalsAreSavedUnderOneStem() async throws {
