@@ -21,6 +21,9 @@ extension CameraProfile {
 public struct CanonEOSQualityControl: QualityControl {
     let state: CanonEOSHostState
 
+    /// ImageFormat (0xD120).
+    public var property: DevicePropertyCode { CanonEOSImageFormat.property }
+
     /// The structure rawcap sets for each quality: Large RAW, Large RAW + Large Fine JPEG, Large Fine JPEG.
     public static func format(for quality: ShotQuality) -> CanonEOSImageFormat {
         switch quality {

@@ -71,6 +71,8 @@ extension CaptureDriver {
 /// Reads and sets a camera's image quality (RAW, RAW+JPEG, JPEG) where standard property descriptors cannot: Canon
 /// EOS reports its settings in GetEvent records and sets them with SetDevicePropValueEx.
 public protocol QualityControl: Sendable {
+    /// The property it reads and writes (Canon EOS ImageFormat, 0xD120), for `config`'s listing.
+    var property: DevicePropertyCode { get }
     /// What the camera offers and is set to.
     func read(session: PTPSession) async throws -> FormatCatalog
     /// Sets `quality`.

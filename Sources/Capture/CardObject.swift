@@ -43,12 +43,13 @@ public struct CardObject: Hashable, Sendable {
     /// What identifies the object across sessions (handles may change): camera file name and capture date.
     public var key: String { "\(info.filename)|\(info.captureDate)" }
 
-    /// The extension its original is saved with: the camera's, when it is a short alphanumeric one, else one
+    /// The extension its original is saved with: the camera's as it wrote it, when it is a short alphanumeric one, else one
     /// chosen from the format.
     public var originalExtension: String {
         let name = info.filename
         if let dot = name.lastIndex(of: ".") {
-            let ext = name[name.index(after: dot)...].lowercased()
+            // As the camera wrote it (`RCAP0001.TIF` stays `.TIF`).
+            let ext = String(name[name.index(after: dot)...])
             if (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
                 return ext
             }

@@ -4,6 +4,10 @@ import FoundationEssentials
 import Logging
 import PTP
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `rawcap pull` and `rawcap ls`: objects already on the card, listed, or downloaded and saved (converted to DNG,
 /// or as the camera wrote them), with the journal recording each file; `--resume` fetches what the journal says
 /// was announced but never written (a run cut by a crash, a disconnect or Ctrl-C).
@@ -34,6 +38,12 @@ public struct Puller: Sendable {
     public var stop: StopSignal
     /// How the DNGs store their raw data (`pull --compression`).
     public var compression: DNGOptions.Compression = .lossless
+    /// What raw files become (`pull --format`): a CFA DNG, a LinearRaw DNG or a 16-bit TIFF rendering.
+    public var product: ResolvedFormat.Product = .bayer
+    /// File names from a template (`pull --name`); `nil` keeps the camera's names.
+    public var namer: FileNamer?
+    /// Pull files again that the folder already has (`pull --again`); otherwise `--all` skips them.
+    public var again = false
 
     /// Creates a puller.
     public init(
@@ -66,6 +76,48 @@ public struct Puller: Sendable {
                 .compactMap { entry in entry.cameraFile.map { "\($0)|\(entry.captureDate ?? "")" } })
     }
 
+    /// Keys of objects the journal has a file for, for camera `serial`, whose file is still there (at its journaled
+    /// path, or by its name in `folder` when the folder moved).
+    public static func presentKeys(_ entries: [JournalEntry], serial: String, folder: String) -> Set<String> {
+        Set(
+            entries.filter { $0.event == JournalEntry.Event.fileWritten && $0.serial == serial }
+                .compactMap { entry -> String? in
+                    guard let cameraFile = entry.cameraFile, let path = entry.path else { return nil }
+                    let name = path.split(separator: "/").last.map(String.init) ?? path
+                    let there =
+                        FileManager.default.fileExists(atPath: path)
+                        || FileManager.default.fileExists(atPath: folder + "/" + name)
+                    return there ? "\(cameraFile)|\(entry.captureDate ?? "")" : nil
+                })
+    }
+
+    /// The stem `namer` gives the object (its capture date, or now), with the subfolders it names created.
+    func namedStem(_ namer: FileNamer, object: CardObject, sequence: Int, frame: Int, camera: String, serial: String)
+        throws -> String
+    {
+        let stem = namer.stem(
+            FileNamer.Values(
+                date: Self.captureDate(object) ?? Date(), sequence: sequence, frameNumber: frame, camera: camera,
+                serial: serial, bracket: nil, cameraFile: object.info.filename))
+        try store.makeSubfolders(for: stem)
+        return stem
+    }
+
+    /// The object's capture date as a point in time (read as the host's local time, as cameras keep it).
+    static func captureDate(_ object: CardObject) -> Date? {
+        guard let date = object.info.captureDateTime else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(date.year - 1900)
+        parts.tm_mon = Int32(date.month - 1)
+        parts.tm_mday = Int32(date.day)
+        parts.tm_hour = Int32(date.hour)
+        parts.tm_min = Int32(date.minute)
+        parts.tm_sec = Int32(date.second)
+        parts.tm_isdst = -1
+        let seconds = mktime(&parts)
+        return seconds == -1 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
     /// Keys of objects announced for `serial` and never written (nor deliberately left, such as a JPEG used only
     /// as a preview).
     public static func unfinishedKeys(_ entries: [JournalEntry], serial: String) -> Set<String> {
@@ -96,8 +148,19 @@ public struct Puller: Sendable {
         let entries = Journal.read(folder: store.folder)
         let chosen: [CardObject]
         switch selection {
-        case .all:
+        case .all where again:
             chosen = objects
+        case .all:
+            // What this folder already has (journaled and still on disk) is not copied again as -1 files.
+            let present = Self.presentKeys(entries, serial: serial, folder: store.folder)
+            chosen = objects.filter { !present.contains($0.key) }
+            let skipped = objects.count - chosen.count
+            if skipped > 0 {
+                observer(
+                    .warning(
+                        "\(skipped) file\(skipped == 1 ? "" : "s") already pulled into \(store.folder) skipped "
+                            + "(--again pulls them again)"))
+            }
         case .new:
             let pulled = Self.pulledKeys(entries, serial: serial)
             chosen = objects.filter { !pulled.contains($0.key) }
@@ -155,12 +218,16 @@ public struct Puller: Sendable {
                 if original || !object.isRaw {
                     // Streamed into its temporary file as it arrives; the save below commits it.
                     let ext = object.originalExtension
-                    let stem = store.reserveStem(object.stem, extensions: [ext])
+                    let named =
+                        try namer.map {
+                            try namedStem($0, object: object, sequence: index + 1, frame: frame, camera: camera, serial: serial)
+                        } ?? object.stem
+                    let stem = store.reserveStem(named, extensions: [ext])
                     let file: DownloadFile
                     do {
                         file = try await downloader.download(
                             announced, session: session, toFileAt: store.path(stem + "." + ext),
-                            whenTaken: .nextFree(stem: object.stem, fileExtension: ext), progress: progress)
+                            whenTaken: .nextFree(stem: FileNamer.leaf(named), fileExtension: ext), progress: progress)
                     } catch {
                         store.release(stem, extensions: [ext])
                         throw error
@@ -185,12 +252,13 @@ public struct Puller: Sendable {
                         )
                     }
                     let processor = ShotProcessor(
-                        format: ResolvedFormat(product: .bayer, rawBitDepth: nil, linearFallback: true, reason: "pull"),
+                        format: ResolvedFormat(product: product, rawBitDepth: nil, linearFallback: true, reason: "pull"),
                         keepJPEG: twin != nil, options: DNGOptions(compression: compression, software: "rawcap"),
-                        namer: (try? FileNamer(template: object.stem)) ?? .standard, camera: camera, serial: serial,
-                        store: store, journal: journal, logger: logger, observer: observer)
+                        namer: namer ?? (try? FileNamer(template: object.stem)) ?? .standard, camera: camera,
+                        serial: serial, store: store, journal: journal, logger: logger, observer: observer)
                     let shot = ShotProcessor.Shot(
-                        frame: frame, index: frame - 1, bracket: nil, date: Date(), sequence: index + 1,
+                        frame: frame, index: frame - 1, bracket: nil, date: Self.captureDate(object) ?? Date(),
+                        sequence: index + 1,
                         raw: (announced, rawBytes), jpeg: jpegPart, captureSeconds: 0, downloadSeconds: 0,
                         triggered: ContinuousClock().now)
                     save = { try processor.process(shot) }

@@ -122,7 +122,7 @@ extension RawcapCommand {
 enum ConfigSession {
     static func run<T: Sendable>(
         _ options: ConnectionOptions, command: String, json: Bool,
-        _ body: @escaping @Sendable (CameraSettings) async throws -> T
+        _ body: @escaping @Sendable (ConfigSettings) async throws -> T
     ) async throws -> T {
         // The parsed options are a value nobody mutates after parsing; argument-parser's property wrappers do not
         // declare Sendable, so the compiler cannot see that.
@@ -143,9 +143,21 @@ enum ConfigSession {
                     // Each maker names and routes its settings its own way (a Nikon's image quality numbers mean
                     // different things on different bodies).
                     let settings = try await VendorKits.kit(for: identity).settings(loaded, identity)
-                    let result = try await body(settings)
-                    await close()
-                    return result
+                    // A maker whose image quality is no plain property (Canon EOS ImageFormat, set through the
+                    // remote session) is reached through the capture profile's quality control.
+                    let profile = VendorKits.profile(for: identity, logger: options.logger)
+                    let routed = ConfigSettings(
+                        settings: settings,
+                        quality: (try? settings.definition(named: "quality")) == nil ? profile.qualityControl : nil)
+                    do {
+                        let result = try await body(routed)
+                        if routed.quality != nil { await profile.driver.finish(session: camera.session, logger: options.logger) }
+                        await close()
+                        return result
+                    } catch {
+                        if routed.quality != nil { await profile.driver.finish(session: camera.session, logger: options.logger) }
+                        throw error
+                    }
                 } catch {
                     await close()
                     throw error
@@ -190,5 +202,89 @@ enum ConfigSession {
             line += state.allowedText == "any" ? "" : state.allowedText
             return line
         }.joined(separator: "\n")
+    }
+}
+
+/// The settings `config` reads and writes: the camera's properties, and where the maker changes image quality through
+/// its remote session rather than a property (``Capture/QualityControl``: Canon EOS ImageFormat through
+/// SetDevicePropValueEx), `quality` as `raw`, `raw+jpeg` or `jpeg` through that control.
+struct ConfigSettings: Sendable {
+    let settings: CameraSettings
+    let quality: (any QualityControl)?
+
+    /// The names `quality` answers to.
+    static let qualityNames: Set<String> = ["quality", "image-quality", "imagequality", "compression"]
+
+    /// `raw`, `raw+jpeg`, `jpeg` (and the forms people write).
+    static func shotQuality(_ text: String) -> ShotQuality? {
+        switch text.lowercased() {
+        case "raw", "nef", "cr2", "cr3": .raw
+        case "raw+jpeg", "raw+jpeg-fine", "raw+jpg": .rawPlusJPEG
+        case "jpeg", "jpeg-fine", "jpg": .jpeg
+        default: nil
+        }
+    }
+
+    static func name(_ quality: ShotQuality) -> String {
+        switch quality {
+        case .raw: "raw"
+        case .rawPlusJPEG: "raw+jpeg"
+        case .jpeg: "jpeg"
+        }
+    }
+
+    func list() async throws -> [PropertyState] {
+        var states = try await settings.list()
+        if let quality { states.append(try await qualityState(quality)) }
+        return states
+    }
+
+    func get(_ names: [String]) async throws -> [PropertyState] {
+        guard let quality, names.contains(where: { Self.qualityNames.contains($0.lowercased()) }) else {
+            return try await settings.get(names)
+        }
+        var states: [PropertyState] = []
+        for name in names {
+            states += Self.qualityNames.contains(name.lowercased())
+                ? [try await qualityState(quality)] : try await settings.get([name])
+        }
+        return states
+    }
+
+    func set(_ assignments: [PropertyAssignment]) async throws -> [PropertyState] {
+        guard let quality,
+            let index = assignments.firstIndex(where: { Self.qualityNames.contains($0.name.lowercased()) })
+        else { return try await settings.set(assignments) }
+        // Checked before anything changes, as every other value is.
+        let catalog = try await quality.read(session: settings.session)
+        let allowed = catalog.qualities.map(Self.name)
+        guard let wanted = Self.shotQuality(assignments[index].value), catalog.qualities.contains(wanted) else {
+            throw CameraControlError(
+                .invalidValue, property: "quality",
+                catalog.qualities.isEmpty
+                    ? "the camera does not let the host change it" : "\(assignments[index].value) is not a value the camera allows",
+                allowed: allowed)
+        }
+        var rest = assignments
+        rest.remove(at: index)
+        var states = rest.isEmpty ? [] : try await settings.set(rest)
+        try await quality.set(wanted, session: settings.session)
+        states.insert(try await qualityState(quality), at: min(index, states.count))
+        return states
+    }
+
+    /// `quality` as the control reads it.
+    private func qualityState(_ control: any QualityControl) async throws -> PropertyState {
+        let catalog = try await control.read(session: settings.session)
+        let definition = PropertyDefinition(
+            name: "quality", aliases: ["image-quality", "imagequality"], code: control.property, style: .text,
+            summary: "Image quality: raw, raw+jpeg, jpeg")
+        var state = PropertyState(definition, error: "", vendor: settings.vendor)
+        state.error = nil
+        state.type = "ImageFormat"
+        state.writable = !catalog.qualities.isEmpty
+        state.value = catalog.currentQuality.map(Self.name) ?? "other"
+        state.allowed = catalog.qualities.map(Self.name)
+        return state
     }
 }

@@ -40,6 +40,21 @@ extension RawcapCommand {
         @Flag(help: "Convert raw files to DNG (the default).")
         var dng = false
 
+        @Option(
+            help: ArgumentHelp(
+                "What raw files become: dng (CFA DNG, the default), linear (LinearRaw DNG), tiff (16-bit RGB rendering) or original (as the camera wrote them).",
+                valueName: "format"))
+        var format: PullFormat?
+
+        @Option(
+            help: ArgumentHelp(
+                "File name template, as for shoot ({file} the camera's name, {date:%Y-%m-%d}, {seq}, a/b for subfolders); default: the camera's names.",
+                valueName: "template"))
+        var name: String?
+
+        @Flag(help: "With --all: pull files the folder already has again (as -1 files); by default they are skipped.")
+        var again = false
+
         @Flag(help: "Save files exactly as the camera wrote them.")
         var original = false
 
@@ -62,6 +77,9 @@ extension RawcapCommand {
             let chosen = [all, new, resume, !handles.isEmpty].filter { $0 }.count
             guard chosen == 1 else { throw ValidationError("Choose one of --all, --new, --resume or handles.") }
             guard !(dng && original) else { throw ValidationError("--dng and --original exclude each other.") }
+            if let format, (dng && format != .dng) || (original && format != .original) {
+                throw ValidationError("--format \(format.rawValue) and --\(dng ? "dng" : "original") say different things.")
+            }
             guard !(original && compression == .none) else {
                 throw ValidationError("--compression applies to DNGs; --original saves the camera's files as they are.")
             }
@@ -84,6 +102,7 @@ extension RawcapCommand {
                         "no journal in \(output) (\(Journal.fileName)): --resume fetches what a shoot into that folder announced and never wrote; give that shoot's -o folder"
                     )
                 }
+                let namer = try name.map { try FileNamer(template: $0) }
                 let store = try OutputStore(folder: output)
                 let journal = try Journal(folder: store.folder)
                 let camera = try await CameraConnector.connect(connection)
@@ -94,7 +113,11 @@ extension RawcapCommand {
                         session: camera.session, store: store, journal: journal, logger: connection.logger,
                         stop: signals.stop, observer: hooks?.observing(progress.handle, journal: journal) ?? progress.handle)
                     puller.compression = compression.dngCompression
-                    files = try await puller.pull(selection, original: original, deleteAfter: deleteAfter)
+                    puller.product = format?.product ?? .bayer
+                    puller.namer = namer
+                    puller.again = again
+                    files = try await puller.pull(
+                        selection, original: original || format == .original, deleteAfter: deleteAfter)
                 } catch {
                     try? await camera.session.endSession()
                     await camera.close()
@@ -110,6 +133,23 @@ extension RawcapCommand {
                 hooks?.finish()
                 throw ShootFailure.report(signals.translate(error), command: "pull", json: json)
             }
+        }
+    }
+}
+
+/// `pull --format dng|linear|tiff|original`.
+enum PullFormat: String, ExpressibleByArgument, CaseIterable {
+    case dng
+    case linear
+    case tiff
+    case original
+
+    /// What ``Capture/Puller`` makes of a raw file.
+    var product: ResolvedFormat.Product {
+        switch self {
+        case .linear: .linear
+        case .tiff: .tiff
+        case .dng, .original: .bayer
         }
     }
 }

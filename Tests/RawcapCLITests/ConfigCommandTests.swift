@@ -154,6 +154,31 @@ import Testing
         #expect(error["exitStatus"] as? Int == 69 && error["command"] as? String == "config get", "\(error)")
     }
 
+    /// A Canon EOS sets image quality in its remote session (ImageFormat 0xD120 through SetDevicePropValueEx), not as
+    /// a property: `config` reaches it through the capture profile's quality control, and the next command on the
+    /// same camera (one emulated body on the fake USB bus) reads what was set and can shoot.
+    @Test func aCanonEOSQualityIsReadAndSetThroughItsRemoteSession() async throws {
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let bash = try ExternalTool.require("bash")
+        let folder = try TemporaryDirectory("canon-quality")
+        let script = """
+            r="$1"; d="$2"
+            "$r" config get quality
+            "$r" config set quality=raw+jpeg iso=400
+            "$r" config get quality iso
+            "$r" config set quality=tiff 2>/dev/null; echo "tiff=$?"
+            "$r" shoot --keep-jpeg -o "$d" >/dev/null 2>&1; echo "shoot=$?"
+            """
+        let result = try await Subprocess.runDetached(
+            rawcap, ["sim", "usb", "--model", "canon", "--sensor", "160x120", "--", bash, "-c", script, "bash", rawcap,
+                     folder.url.path])
+        #expect(
+            result.output == "quality=raw\nquality=raw+jpeg\niso=400\nquality=raw+jpeg\niso=400\ntiff=64\nshoot=0\n",
+            "\(result.output)\(result.errorOutput)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(files.filter { $0.hasSuffix(".dng") || $0.hasSuffix(".jpg") }.count == 2, "RAW+JPEG: \(files)")
+    }
+
     @Test func listShowsTheEmulatedCamera() async throws {
         let result = try await Self.rawcap(["list", "--json"])
         #expect(result.status == 0, "\(result.errorOutput)")

@@ -54,6 +54,36 @@ import Testing
         #expect(lossless > 0 && none > 0 && lossless < none, "lossless \(lossless) B, none \(none) B")
     }
 
+    /// pull keeps the camera's names as they are with --original, skips what the folder already has (--again copies
+    /// it), takes shoot's --name templates and renders with --format tiff.
+    @Test func pullSkipsWhatTheFolderHasKeepsNamesAndTakesTemplates() async throws {
+        let rawcap = try #require(ChildProcess.builtProduct(named: "rawcap"), "the rawcap binary was not built")
+        let bash = try ExternalTool.require("bash")
+        let folder = try TemporaryDirectory("pull-habits")
+        let script = """
+            r="$1"; d="$2"
+            "$r" shoot --count 2 --keep-jpeg -o "$d/shot" >/dev/null 2>&1 || exit 9
+            "$r" pull --all --original -o "$d/orig" >/dev/null 2>&1; echo "orig=$?"
+            "$r" pull --all -o "$d/orig" >/dev/null 2>"$d/skip.err"; echo "skip=$?"
+            "$r" pull --all --again --original -o "$d/orig" >/dev/null 2>&1; echo "again=$?"
+            "$r" pull --all --format tiff --name 'day/{file}-{n}' -o "$d/named" >/dev/null 2>&1; echo "named=$?"
+            "$r" pull --all --name '{nope}' -o "$d/bad" >/dev/null 2>&1; echo "bad=$?"
+            """
+        let result = try await Subprocess.runDetached(
+            rawcap, ["sim", "usb", "--sensor", "160x120", "--", bash, "-c", script, "bash", rawcap, folder.url.path])
+        #expect(result.output == "orig=0\nskip=0\nagain=0\nnamed=0\nbad=64\n", "\(result.output)\(result.errorOutput)")
+        let originals = try FileManager.default.contentsOfDirectory(atPath: folder.file("orig").path).sorted()
+        #expect(
+            originals == [
+                "RCAP0001-1.JPG", "RCAP0001-1.TIF", "RCAP0001.JPG", "RCAP0001.TIF", "RCAP0002-1.JPG", "RCAP0002-1.TIF",
+                "RCAP0002.JPG", "RCAP0002.TIF", "rawcap-journal.jsonl",
+            ], "the camera's names as they are; --again's copies get -1: \(originals)")
+        let skipped = (try? String(contentsOfFile: folder.file("skip.err").path, encoding: .utf8)) ?? ""
+        #expect(skipped.contains("4 files already pulled into") && skipped.contains("--again"), "\(skipped)")
+        let named = try FileManager.default.contentsOfDirectory(atPath: folder.file("named/day").path).sorted()
+        #expect(named == ["RCAP0001-1.jpg", "RCAP0001-1.tif", "RCAP0002-2.jpg", "RCAP0002-2.tif"], "\(named)")
+    }
+
     @Test func readableDatesFromPTPDateTimes() {
         #expect(RawcapCommand.Ls.readableDate("20261129T091213") == "2026-11-29 09:12:13")
         #expect(RawcapCommand.Ls.readableDate("20261129T091213.5+0100") == "2026-11-29 09:12:13")
