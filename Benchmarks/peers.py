@@ -12,6 +12,12 @@ Rows, each the median of --runs timed runs (after one warm-up), each ratio taken
   the same objects from the same emulator, and a plain loopback TCP copy of the same byte count into a file (fsync)
   as the limit, also with the SHA-256 of the bytes that rawcap journals for every file. Each rawcap and gphoto2
   figure includes starting the program and opening the session.
+- Body shot to disk (tethered shooting): the served camera's shutter pressed from outside (SIGUSR2 to `rawcap sim
+  serve --quality raw+jpeg`) --tether-shots times, each once the previous shot is on disk; the time from the press to
+  both files of the shot on disk, under `rawcap tether --keep-jpeg` (DNG + JPEG) and `--original` against `gphoto2
+  --capture-tethered` (TIF + JPG); and the same less the time the emulator took from the press to announcing the
+  shot (which `sim serve` logs for each SIGUSR2 press): the camera's announcement to the files on disk, what the
+  host adds (noticing the announcement, downloading, converting, writing).
 - Shot to disk, one RAW+JPEG frame per process: `rawcap shoot --count 1 --keep-jpeg` against `gphoto2
   --capture-image-and-download` (server with --event-order gphoto2, imagequality RAW + JPEG), and a plain write of
   the same bytes (write + fsync) as the limit.
@@ -80,11 +86,21 @@ def median_into_folder(runs, fresh, name, command, in_folder=False, check_files=
 
 
 class Server:
-    """`rawcap sim serve` on a free loopback port."""
+    """`rawcap sim serve` on a free loopback port; with `announcements`, the times its SIGUSR2 presses took from the
+    press to the shot's announcement (its log lines), in order."""
 
-    def __init__(self, rawcap, *args):
+    def __init__(self, rawcap, *args, announcements=False):
         self.proc = subprocess.Popen([rawcap, "sim", "serve", "--listen", "127.0.0.1:0", "--json", *args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE if announcements else subprocess.DEVNULL)
+        self.announced = []
+        if announcements:
+            def read():
+                for line in iter(self.proc.stderr.readline, b""):
+                    text = line.decode(errors="replace")
+                    if "shot announced after" in text:
+                        self.announced.append(float(text.split("announced after ")[1].split()[0]))
+            threading.Thread(target=read, daemon=True).start()
         line = self.proc.stdout.readline()
         if not line:
             sys.exit("peers: rawcap sim serve did not start")
@@ -223,6 +239,72 @@ converter.convert(raw, filename=os.path.splitext(os.path.basename(path))[0])
 """
 
 
+def saved_files(folder):
+    """The finished files in `folder`: not hidden (rawcap's temporaries), not the journal, not empty."""
+    names = []
+    for name in os.listdir(folder):
+        if name.startswith(".") or name.endswith(".jsonl"):
+            continue
+        try:
+            if os.path.getsize(os.path.join(folder, name)) > 0:
+                names.append(name)
+        except FileNotFoundError:
+            pass
+    return names
+
+
+def body_shots_to_disk(server, command, folder, shots, ready, cwd=None):
+    """Runs `command` (a tethering program writing RAW+JPEG pairs into `folder`), waits until it prints `ready`,
+    then presses the served camera's shutter `shots` times, each once the previous shot's two files are on disk.
+    Returns each press-to-disk time and the program's standard output."""
+    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = threading.Event()
+    output = []
+
+    def read(stream, keep):
+        for line in iter(stream.readline, b""):
+            if keep:
+                output.append(line)
+            if ready.encode() in line:
+                seen.set()
+
+    readers = [threading.Thread(target=read, args=(proc.stdout, True), daemon=True),
+               threading.Thread(target=read, args=(proc.stderr, False), daemon=True)]
+    for reader in readers:
+        reader.start()
+    if not seen.wait(60):
+        proc.kill()
+        sys.exit(f"peers: {command[0]} never said {ready!r}")
+    time.sleep(0.5)  # gphoto2 prints its line before its first wait
+    times = []
+    announced_before = len(server.announced)
+    try:
+        for shot in range(shots):
+            start = time.perf_counter()
+            server.proc.send_signal(signal.SIGUSR2)
+            while len(saved_files(folder)) < 2 * (shot + 1):
+                if time.perf_counter() - start > 60:
+                    sys.exit(f"peers: {command[0]}: shot {shot + 1} never reached {folder}: {saved_files(folder)}")
+                time.sleep(0.001)
+            elapsed = time.perf_counter() - start
+            # Less the body's own time from the press to the announcement (the server logs it).
+            deadline = time.perf_counter() + 5
+            while len(server.announced) < announced_before + shot + 1 and time.perf_counter() < deadline:
+                time.sleep(0.001)
+            if len(server.announced) < announced_before + shot + 1:
+                sys.exit("peers: rawcap sim serve did not log the press's announcement")
+            times.append((elapsed, elapsed - server.announced[announced_before + shot]))
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        for reader in readers:
+            reader.join(timeout=5)
+    return times, b"".join(output).decode()
+
+
 def mbps(nbytes, seconds):
     return nbytes / seconds / 1e6
 
@@ -236,6 +318,8 @@ def main():
     parser.add_argument("--frame", default="6000x4000", help="sensor for the DNG encoding rows")
     parser.add_argument("--sensor", default="3000x2000", help="sensor for the PTP/IP rows")
     parser.add_argument("--downloads", type=int, default=4, help="RAW frames on the card for the download rows")
+    parser.add_argument("--tether-shots", type=int, default=10, help="body shots for the tethered rows")
+    parser.add_argument("--only", choices=["all", "tether"], default="all", help="tether: the tethered rows alone")
     args = parser.parse_args()
     rawcap = os.path.abspath(args.rawcap)
     for tool in ("gphoto2",):
@@ -252,6 +336,57 @@ def main():
         return path
 
     try:
+        # --- Body shot to disk (tethered) -----------------------------------------------------------------------
+        server = Server(rawcap, "--sensor", args.sensor, "--quality", "raw+jpeg", announcements=True)
+        try:
+            tethered = fresh("tether")
+            t_tether, tether_json = body_shots_to_disk(
+                server, [rawcap, "tether", "--camera", server.rawcap_port, "--keep-jpeg", "--json", "-o", tethered],
+                tethered, args.tether_shots, "waiting for shots")
+            tether_bytes = folder_bytes(tethered) / args.tether_shots
+            originals = fresh("tether-original")
+            t_original, _ = body_shots_to_disk(
+                server, [rawcap, "tether", "--camera", server.rawcap_port, "--original", "-o", originals],
+                originals, args.tether_shots, "waiting for shots")
+            original_bytes = folder_bytes(originals) / args.tether_shots
+            gtethered = fresh("gphoto2-tether")
+            t_gtether, _ = body_shots_to_disk(
+                # Line-buffered, so its "Waiting for events" reaches the pipe at once.
+                server, ["stdbuf", "-oL", "gphoto2", "--port", server.gphoto_port, "--capture-tethered", "--keep"],
+                gtethered,
+                args.tether_shots, "Waiting for events", cwd=gtethered)
+            gtether_bytes = folder_bytes(gtethered) / args.tether_shots
+        finally:
+            server.stop()
+        # Per shot, its last file: the camera's first announcement to both files on disk.
+        totals = {}
+        for line in tether_json.splitlines():
+            saved = json.loads(line)
+            if "frame" not in saved:
+                continue  # the interrupted run's closing error object
+            totals[saved["frame"]] = max(totals.get(saved["frame"], 0), saved["timings"]["total"])
+        label = f"{args.tether_shots} body shots, RAW+JPEG, {args.sensor}"
+        def medians(pairs):
+            return statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
+
+        (r_tether, a_tether), (r_gtether, a_gtether) = medians(t_tether), medians(t_gtether)
+        r_original, a_original = medians(t_original)
+        rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg (DNG + JPEG), press → files",
+                     tether_bytes, r_tether, f"{r_gtether / r_tether:.2f}× gphoto2 (time ratio)"))
+        rows.append((f"body shot to disk, {label}: rawcap tether --original (TIF + JPG), press → files",
+                     original_bytes, r_original, f"{r_gtether / r_original:.2f}× gphoto2 (time ratio)"))
+        rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered (TIF + JPG), press → files",
+                     gtether_bytes, r_gtether, "—"))
+        rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg, the camera's announcement → files",
+                     tether_bytes, a_tether, f"{a_gtether / a_tether:.2f}× gphoto2 (time ratio); "
+                     f"rawcap's own timings.total {statistics.median(totals.values()):.3f} s"))
+        rows.append((f"body shot to disk, {label}: rawcap tether --original, the camera's announcement → files",
+                     original_bytes, a_original, f"{a_gtether / a_original:.2f}× gphoto2 (time ratio)"))
+        rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered, the camera's announcement → files",
+                     gtether_bytes, a_gtether, "—"))
+        if args.only == "tether":
+            raise StopIteration
+
         # --- DNG encoding -----------------------------------------------------------------------------------
         server = Server(rawcap, "--sensor", args.frame)
         try:
@@ -378,6 +513,8 @@ def main():
                      t_gshoot, "—"))
         rows.append((f"plain write + fsync of gphoto2's bytes", gshoot_bytes, t_write,
                      f"{t_write / t_shoot:.2f}× of rawcap's time"))
+    except StopIteration:
+        pass
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

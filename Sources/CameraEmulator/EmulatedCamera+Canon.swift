@@ -173,9 +173,11 @@ extension EmulatedCamera {
         return PTPResponderReply()
     }
 
-    private func canonRelease(transactionID: UInt32) -> PTPResponderReply {
+    /// A release by the host, or with `byBody` by the body's own shutter button (``pressShutter(timeout:)``), which
+    /// works in any remote mode.
+    func canonRelease(transactionID: UInt32, byBody: Bool = false) -> PTPResponderReply {
         // A body not in remote mode ignores the host's shutter; a busy one (developing, buffer full) refuses.
-        guard canon.remoteMode != 0, captureTask == nil, canon.held.count < CanonEmulatorState.maxHeldObjects else {
+        guard byBody || canon.remoteMode != 0, captureTask == nil, canon.held.count < CanonEmulatorState.maxHeldObjects else {
             return PTPResponderReply(.deviceBusy)
         }
         let format = canon.imageFormat

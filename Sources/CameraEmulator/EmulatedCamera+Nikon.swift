@@ -13,6 +13,10 @@ struct NikonEmulatorState: Sendable {
 
     /// The first SDRAM handle (libgphoto2 `camera_nikon_capture` starts from `newobject = 0xffff0001`).
     static let firstSDRAMHandle: UInt32 = 0xFFFF_0001
+    /// The last SDRAM handle the body shots count up to before starting again at ``firstSDRAMHandle``.
+    static let lastSDRAMHandle: UInt32 = 0xFFFF_7FFF
+    /// Most objects the body's own shots keep waiting in SDRAM for the host.
+    static let maxBodySDRAMObjects = 64
     /// Most events kept for GetEvent; a host that never polls must not grow the queue without bound.
     static let maxQueuedEvents = 1024
 
@@ -122,7 +126,9 @@ extension EmulatedCamera {
         properties.codes.filter { $0.rawValue >= 0xD000 && !Self.nikonDeviceInfoVendorCodes.contains($0.rawValue) }
     }
 
-    private func nikonCapture(toCard: Bool, transactionID: UInt32) -> PTPResponderReply {
+    /// A Nikon shot to the card or SDRAM; `byBody` for the body's own shutter button (``pressShutter(timeout:)``),
+    /// whose shot joins the SDRAM buffer after the shots still waiting there instead of replacing them.
+    func nikonCapture(toCard: Bool, transactionID: UInt32, byBody: Bool = false) -> PTPResponderReply {
         guard captureTask == nil else { return PTPResponderReply(.deviceBusy) }
         let quality = currentQuality
         if toCard {
@@ -131,21 +137,24 @@ extension EmulatedCamera {
             }
         }
         guard let plan = vendorShotPlan(quality: quality) else { return PTPResponderReply(.generalError) }
-        // The body reuses its buffer: the previous shot's SDRAM objects are gone once the next one starts.
-        nikon.sdram.removeAll()
+        // The body reuses its buffer: the previous shot's SDRAM objects are gone once the next host-triggered one
+        // starts. A shot of the body's own button queues behind those still waiting.
+        if !byBody { nikon.sdram.removeAll() }
         let time = clock.now()
         let tiffModel = CameraModel.nikonTIFFModel
         captureTask = Task {
             let result = await VendorShot.develop(plan) { frame throws(EmulatorError) in
                 try NEFWriter.encode(frame, model: tiffModel, software: "Ver.1.10")
             }
-            self.finishNikonCapture(result, time: time, toCard: toCard, transactionID: transactionID)
+            self.finishNikonCapture(
+                result, time: time, toCard: toCard, transactionID: transactionID, byBody: byBody)
         }
         return PTPResponderReply()
     }
 
     private func finishNikonCapture(
-        _ result: Result<VendorShot.Result, EmulatorError>, time: PTPDateTime, toCard: Bool, transactionID: UInt32
+        _ result: Result<VendorShot.Result, EmulatorError>, time: PTPDateTime, toCard: Bool, transactionID: UInt32,
+        byBody: Bool
     ) {
         defer { captureTask = nil }
         let shot: VendorShot.Result
@@ -182,6 +191,16 @@ extension EmulatedCamera {
             return
         }
         var handle = NikonEmulatorState.firstSDRAMHandle
+        if byBody {
+            // After the objects still waiting; the buffer holds a bounded number (the oldest go first).
+            handle = nikon.sdram.keys.max().map { $0 + 1 } ?? handle
+            if handle > NikonEmulatorState.lastSDRAMHandle { handle = NikonEmulatorState.firstSDRAMHandle }
+            while nikon.sdram.count + objects.count > NikonEmulatorState.maxBodySDRAMObjects,
+                let oldest = nikon.sdram.keys.min()
+            {
+                nikon.sdram.removeValue(forKey: oldest)
+            }
+        }
         for (objectInfo, bytes) in objects {
             nikon.sdram[handle] = NikonEmulatorState.SDRAMObject(info: objectInfo, data: bytes, thumbnail: thumb?.bytes)
             if model.announcesSDRAMObjects {

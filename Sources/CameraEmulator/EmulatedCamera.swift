@@ -113,6 +113,8 @@ public actor EmulatedCamera: PTPResponder {
     var presence = PresenceState()
     var captureTask: Task<Void, Never>?
     var shotCount: UInt64 = 0
+    /// Shots the body's own shutter button took (``pressShutter(timeout:)``).
+    public internal(set) var shutterPresses = 0
     var folderNumber = 100
     var fileNumber = 0
     /// The Sony personality's handshake and buffer (`EmulatedCamera+Sony.swift`).
@@ -167,6 +169,7 @@ public actor EmulatedCamera: PTPResponder {
                 maxCapacity: configuration.memoryCapacity, storageDescription: "Camera memory", volumeLabel: ""))
         if faults.cardFull { store.setFull(Self.cardStorageID, true) }
         properties = Self.makeProperties(model, width: width, height: height)
+        canon.imageFormat = Self.canonImageFormat(model.defaultQuality)
         // The hostile camera's first shot goes on the card now, not on the first request: a host that connects
         // right after must not wait for it.
         if model.personality == .hostile { Task { await self.fillHostileCardIfPending() } }

@@ -146,7 +146,7 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
     }
 
     /// The object a shot record names: a held object (storage 0) or one on the card.
-    private func announced(_ event: CanonEOSEvent) -> AnnouncedObject? {
+    func announced(_ event: CanonEOSEvent) -> AnnouncedObject? {
         switch event {
         case .requestObjectTransfer(let request):
             // RequestObjectTransfer64LFN names no file: as libgphoto2 (`camera_canon_eos_capture`, "captNNNN."),

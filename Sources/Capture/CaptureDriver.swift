@@ -36,6 +36,25 @@ public protocol CaptureDriver: Sendable {
     /// ``prepare(session:logger:)`` changed on the camera (Nikon's RecordingMedia). Failures are logged, not thrown:
     /// the run's own outcome is what the caller reports.
     func finish(session: PTPSession, logger: Logger) async
+
+    /// Readies the camera, once per `rawcap tether` run after ``prepare(session:logger:)``, for shots taken on the
+    /// body (its shutter button, a remote, its own interval timer) to reach the host (`BodyShots.swift`).
+    func prepareBodyShots(session: PTPSession, logger: Logger) async throws
+
+    /// Waits up to `wait` for a shot taken on the body and returns its objects once the camera has announced them
+    /// all (`expecting`, or the family's end of shot), or `[]` when none began within `wait`. Objects whose handle is
+    /// in `seen` (already saved) are passed over. See `BodyShots.swift` for each family's path.
+    func bodyShot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, wait: Duration, seen: Set<ObjectHandle>,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject]
+
+    /// A host-triggered shot between body shots (`rawcap tether`'s SIGUSR1): ``capture(session:expecting:timing:announce:)``
+    /// with whatever the family must switch around it.
+    func captureBetweenBodyShots(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject]
 }
 
 extension CaptureDriver {

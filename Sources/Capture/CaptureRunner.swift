@@ -214,8 +214,7 @@ public struct CaptureRunner: Sendable {
         warnings: [String], summary: inout Summary
     ) async throws {
         let history = Journal.read(folder: store.folder)
-        let firstSequence =
-            1 + history.filter { $0.event == JournalEntry.Event.shotRequested && $0.run != journal.runID }.count
+        let firstSequence = 1 + JournalEntry.shotsTaken(in: history, outside: journal.runID)
 
         var start = JournalEntry(JournalEntry.Event.runStarted)
         start.format = format.description

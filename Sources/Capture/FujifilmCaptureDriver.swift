@@ -65,7 +65,9 @@ public struct FujifilmCaptureDriver: CaptureDriver {
     public var autofocus: Bool
     /// Pause between polls of AFStatus and of the change list.
     public var pollInterval: Duration
-    private let capabilities = Capabilities()
+    let capabilities = Capabilities()
+    /// New objects a body-shot wait found that belong to the next shot (`BodyShots.swift`).
+    let carriedHandles = BodyShotCarry<ObjectHandle>()
 
     /// Creates the driver.
     public init(autofocus: Bool = true, pollInterval: Duration = .milliseconds(100)) {
@@ -188,7 +190,7 @@ public struct FujifilmCaptureDriver: CaptureDriver {
     }
 
     /// The 0xD212 change list, or `nil` once the body has refused it (warned about once).
-    private func changes(_ session: PTPSession) async throws -> FujifilmPropertyChangeList? {
+    func changes(_ session: PTPSession) async throws -> FujifilmPropertyChangeList? {
         do {
             return try await session.fujifilmGetPropertyChanges()
         } catch let error as PTPError where error.code == .deviceResponse {

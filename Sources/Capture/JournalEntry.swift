@@ -4,6 +4,7 @@
 /// |---|---|---|
 /// | `run-started` | a shoot or pull begins | `run`, `camera`, `serial`, `format`, `detail` (the plan) |
 /// | `shot-requested` | a shot is about to be triggered | `shot`, `scheduled` and `started` (seconds from the run's start), `bracket` |
+/// | `shot-taken` | `rawcap tether`: the camera announced a shot taken on its body (shutter button, remote, timer) | `shot`, `started` (seconds from the run's start) |
 /// | `shot-overrun` | a shot starts later than its schedule allows | `shot`, `scheduled`, `started` |
 /// | `object-announced` | the camera reports a stored object | `shot`, `handle`, `cameraFile`, `objectFormat`, `size` |
 /// | `object-downloaded` | its bytes are in memory | `handle`, `size`, `seconds` |
@@ -13,6 +14,7 @@
 /// | `shot-missed` | a frame fell due while the camera was away (`--reconnect`), or its shot was lost with the camera; never fired late | `shot`, `scheduled`, `detail` |
 /// | `camera-lost` | the camera left the link during a run with `--reconnect` | `shot` (the frame it interrupted), `code`, `detail` |
 /// | `camera-back` | the same camera (by serial number) is back and its session open | `seconds` (how long it was away), `detail` |
+/// | `hook-failed` | an `--exec` hook ended with a non-zero status, a signal, or could not start | `path`, `code` (`exit-N`, `signal-N`, `not-started`), `detail` |
 /// | `warning` | something the user should know (a fallback, a late object) | `detail` |
 /// | `run-failed` | the run stops on an error | `code`, `detail` |
 /// | `run-finished` | the run ends | `detail` (`complete` or `interrupted`), `files` (how many files it saved) |
@@ -72,6 +74,8 @@ public struct JournalEntry: Codable, Hashable, Sendable {
         public static let runStarted = "run-started"
         public static let shotRequested = "shot-requested"
         public static let shotOverrun = "shot-overrun"
+        public static let shotTaken = "shot-taken"
+        public static let hookFailed = "hook-failed"
         public static let objectAnnounced = "object-announced"
         public static let objectDownloaded = "object-downloaded"
         public static let fileWritten = "file-written"
@@ -83,5 +87,13 @@ public struct JournalEntry: Codable, Hashable, Sendable {
         public static let cameraBack = "camera-back"
         public static let runFailed = "run-failed"
         public static let runFinished = "run-finished"
+    }
+}
+
+extension JournalEntry {
+    /// How many shots other runs than `run` journaled (requested by the host, or taken on the camera's body): the
+    /// next run's `{seq}` counts on from there.
+    public static func shotsTaken(in history: [JournalEntry], outside run: String) -> Int {
+        history.filter { ($0.event == Event.shotRequested || $0.event == Event.shotTaken) && $0.run != run }.count
     }
 }

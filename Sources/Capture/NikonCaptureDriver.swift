@@ -37,7 +37,9 @@ public struct NikonCaptureDriver: CaptureDriver {
     public let logger: Logger
     /// InitiateCaptureRecInSdram's autofocus parameter.
     public var autofocus: NikonCaptureSequence.Autofocus
-    private let state = NikonDriverState()
+    let state = NikonDriverState()
+    /// Events a body-shot wait read that belong to the next shot (`BodyShots.swift`).
+    let carriedEvents = BodyShotCarry<NikonEventList.Event>()
 
     /// Creates the driver; one per run, since it remembers what it has checked and warned about.
     public init(logger: Logger, autofocus: NikonCaptureSequence.Autofocus = .none) {
@@ -181,7 +183,7 @@ public struct NikonCaptureDriver: CaptureDriver {
     }
 
     /// The events since the last poll: Nikon GetEvent, or the interrupt endpoint on bodies without it.
-    private func poll(session: PTPSession, usesGetEvent: Bool) async throws -> [NikonEventList.Event] {
+    func poll(session: PTPSession, usesGetEvent: Bool) async throws -> [NikonEventList.Event] {
         if usesGetEvent { return try await session.nikonGetEvents().events }
         var events: [NikonEventList.Event] = []
         while let event = try await session.nextEvent(timeout: .milliseconds(1)) {

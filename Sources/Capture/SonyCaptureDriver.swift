@@ -53,7 +53,7 @@ public struct SonyCaptureDriver: CaptureDriver {
     public let unavailableReason: String?
     /// Pause between polls of ObjectInMemory.
     public var pollInterval: Duration
-    private let capabilities = Capabilities()
+    let capabilities = Capabilities()
 
     /// Creates the driver.
     public init(pollInterval: Duration = .milliseconds(50)) {
@@ -216,7 +216,7 @@ public struct SonyCaptureDriver: CaptureDriver {
     }
 
     /// GetObjectInfo and GetObject of the oldest waiting object; the camera then lets go of it.
-    private func download(_ handle: ObjectHandle, session: PTPSession, late: Bool) async throws -> AnnouncedObject {
+    func download(_ handle: ObjectHandle, session: PTPSession, late: Bool) async throws -> AnnouncedObject {
         let info = try await session.getObjectInfo(handle)
         let announced = AnnouncedObject(handle: handle, info: info, late: late)
         // GetPartialObject is not offered at 0xFFFFC001: one GetObject, bounded by the announced size.

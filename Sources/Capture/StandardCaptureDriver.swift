@@ -19,6 +19,9 @@ public struct StandardCaptureDriver: CaptureDriver {
     /// `standard`.
     public var name: String { "standard" }
 
+    /// An event of the next body shot read early (`BodyShots.swift`).
+    let carriedEvents = BodyShotCarry<PTPEvent>()
+
     /// Creates the driver.
     public init() {}
 

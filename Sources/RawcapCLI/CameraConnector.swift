@@ -52,6 +52,7 @@ public enum CameraConnector {
             guard await camera.acceptsConnection() else {
                 throw CameraFailure(.noCamera, "the emulated camera is asleep or switched off")
             }
+            options.simulator.settings.startPresses(camera, logger: logger)
             let link: EmulatorLink
             if let recorder = try Self.recorder(options, cameraModel: camera.model.model) {
                 do {

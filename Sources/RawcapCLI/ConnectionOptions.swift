@@ -68,6 +68,7 @@ public struct ConnectionOptions: ParsableArguments {
         }
         if simulator.isUsed {
             guard camera == .simulator else { throw ValidationError("--sim-… options need --camera sim.") }
+            _ = try ShutterPresses.interval(simulator.simPressEvery, option: "--sim-press-every")
             _ = try simulator.settings.makeCamera()
         }
     }

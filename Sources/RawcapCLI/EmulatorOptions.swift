@@ -38,12 +38,27 @@ struct EmulatorOptions: ParsableArguments {
             valueName: "duration"))
     var sleepAfter: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Press the body's shutter button every DURATION (500ms, 2s): the camera shoots by itself and announces the shot its family's way (for rawcap tether).",
+            valueName: "duration"))
+    var pressEvery: String?
+
+    @Option(help: ArgumentHelp("The image quality the body starts with: raw, raw+jpeg or jpeg.", valueName: "quality"))
+    var quality: String?
+
     var settings: EmulatorSettings {
-        EmulatorSettings(
+        var settings = EmulatorSettings(
             model: model, sensor: sensor, faults: faults + (sleepAfter.map { ["sleep-after=\($0)"] } ?? []),
             cardCapacity: cardCapacity, seed: seed, eventOrder: eventOrder)
+        settings.pressEvery = try? ShutterPresses.interval(pressEvery, option: "--press-every")
+        settings.quality = quality
+        return settings
     }
 
     /// Checks every option by building a camera once.
-    func validate() throws { _ = try settings.makeCamera() }
+    func validate() throws {
+        _ = try ShutterPresses.interval(pressEvery, option: "--press-every")
+        _ = try settings.makeCamera()
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CameraEmulator
+import Logging
 
 /// What the command line says about the emulated camera, whichever options said it: `rawcap sim serve` and
 /// `rawcap sim usb` (``EmulatorOptions``), or `--camera sim` (``SimCameraOptions``).
@@ -12,6 +13,10 @@ struct EmulatorSettings {
     var eventOrder: CaptureEventOrder = .standard
     /// The serial number, or `nil` for the model's.
     var serial: String?
+    /// Time between presses of the body's shutter button (`--press-every`), or `nil` for none.
+    var pressEvery: Duration?
+    /// The image quality the body starts with (`--quality`: raw, raw+jpeg, jpeg), or `nil` for the model's.
+    var quality: String?
 
     /// Builds the camera.
     ///
@@ -31,6 +36,13 @@ struct EmulatorSettings {
             }
             model.serialNumber = serial
         }
+        if let quality {
+            let qualities: [String: ImageQuality] = ["raw": .raw, "raw+jpeg": .rawPlusJPEG, "jpeg": .jpeg]
+            guard let chosen = qualities[quality.lowercased()] else {
+                throw ValidationError("quality \(quality): expected raw, raw+jpeg or jpeg")
+            }
+            model.defaultQuality = chosen
+        }
         var configuration = EmulatedCamera.Configuration(faults: faults, seed: seed, eventOrder: eventOrder)
         if let sensor {
             guard let (width, height) = Self.size(sensor) else {
@@ -49,6 +61,11 @@ struct EmulatorSettings {
         } catch {
             throw ValidationError(error.detail)
         }
+    }
+
+    /// Starts pressing `camera`'s shutter button when `pressEvery` is set (``ShutterPresses``).
+    func startPresses(_ camera: EmulatedCamera, logger: Logger) {
+        if let pressEvery { ShutterPresses.start(camera, every: pressEvery, logger: logger) }
     }
 
     /// `6000x4000` (or `6000×4000`).

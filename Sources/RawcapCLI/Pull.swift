@@ -65,6 +65,12 @@ extension RawcapCommand {
         @Flag(help: "Delete each file from the camera once it is safely on disk.")
         var deleteAfter = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Run CMD after each file is on disk, with RAWCAP_FILE and more in its environment (no shell; see docs/hooks.md).",
+                valueName: "CMD"))
+        var exec: String?
+
         @Flag(help: "Print one JSON object per saved file on standard output.")
         var json = false
 
@@ -82,12 +88,14 @@ extension RawcapCommand {
             guard !(original && compression == .none) else {
                 throw ValidationError("--compression applies to DNGs; --original saves the camera's files as they are.")
             }
+            if let exec { _ = try ExecHook(exec, command: "pull") }
         }
 
         func run() async throws {
             let signals = ShootSignals()
             let progress = ShootProgress(json: json, pulling: true, quiet: connection.logging.quiet)
             defer { progress.finish() }
+            let hooks = try exec.map { try ExecHook($0, command: "pull") }
             let selection: Puller.Selection =
                 all ? .all : new ? .new : resume ? .resume : .handles(handles)
             do {
@@ -109,7 +117,7 @@ extension RawcapCommand {
                     try await camera.open()
                     var puller = Puller(
                         session: camera.session, store: store, journal: journal, logger: connection.logger,
-                        stop: signals.stop, observer: progress.handle)
+                        stop: signals.stop, observer: hooks?.observing(progress.handle, journal: journal) ?? progress.handle)
                     puller.compression = compression.dngCompression
                     puller.product = format?.product ?? .bayer
                     puller.namer = namer
@@ -125,9 +133,11 @@ extension RawcapCommand {
                 try? await camera.session.endSession()
                 if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                 progress.finish()
+                hooks?.finish()
                 progress.summary("rawcap pull: \(files.count) file\(files.count == 1 ? "" : "s") in \(store.folder)")
             } catch {
                 progress.finish()
+                hooks?.finish()
                 throw ShootFailure.report(signals.translate(error), command: "pull", json: json)
             }
         }

@@ -17,8 +17,8 @@ public struct RawcapCommand: AsyncParsableCommand {
             """,
         version: RawcapVersion.current,
         subcommands: [
-            Info.self, List.self, Config.self, Sim.self, Replay.self, Convert.self, Inspect.self, Shoot.self, Pull.self,
-            Ls.self, DecodeWorker.self,
+            Info.self, List.self, Config.self, Sim.self, Replay.self, Convert.self, Inspect.self, Shoot.self, Tether.self,
+            Pull.self, Ls.self, DecodeWorker.self,
         ]
     )
 

@@ -21,7 +21,8 @@ extension RawcapCommand {
                 written; `rawcap pull --resume` fetches what an interrupted run left on the camera. Nothing is \
                 deleted from the camera. Camera settings changed for the run are restored afterwards, also after \
                 an error or Ctrl-C.
-                Name placeholders: {date} {time} {seq} {n} {camera} {serial} {bracket}.
+                Name placeholders: {date} {time} {seq} {n} {camera} {serial} {bracket}. --exec runs a program after \
+                each file is on disk (docs/hooks.md).
                 Exit status: 0; 64 bad options or a format the camera cannot give; 69 no camera; 73 the output \
                 folder cannot be written or the camera's card is full; 74 disconnect, timeout or full disk; 75 \
                 camera busy; 76 protocol error or an object that does not decode; 130 interrupted.
@@ -65,6 +66,12 @@ extension RawcapCommand {
         @Option(help: ArgumentHelp("Seconds a shot may take before rawcap gives up on it.", valueName: "seconds"))
         var shotTimeout: Double = 30
 
+        @Option(
+            help: ArgumentHelp(
+                "Run CMD after each file is on disk, with RAWCAP_FILE and more in its environment (no shell; see docs/hooks.md).",
+                valueName: "CMD"))
+        var exec: String?
+
         @Flag(help: "Print one JSON object per saved file on standard output.")
         var json = false
 
@@ -86,6 +93,7 @@ extension RawcapCommand {
             } catch let error as CaptureError {
                 throw ValidationError(error.detail)
             }
+            if let exec { _ = try ExecHook(exec, command: "shoot") }
         }
 
         func makePlan() throws -> ShootPlan {
@@ -103,6 +111,7 @@ extension RawcapCommand {
             let progress = ShootProgress(
                 json: json, quiet: connection.logging.quiet, interval: interval.flatMap { try? ShootPlan.parseDuration($0) })
             defer { progress.finish() }
+            let hooks = try exec.map { try ExecHook($0, command: "shoot") }
             let specs: [CameraSpec]
             let plan: ShootPlan
             let store: OutputStore
@@ -159,7 +168,7 @@ extension RawcapCommand {
                                 label ?? "\(spec)",
                                 .success(
                                     try await Self.shoot(
-                                        camera, plan, store, logger, stop, observer, reconnector: reconnector,
+                                        camera, plan, store, logger, stop, observer, hooks, reconnector: reconnector,
                                         keepAlive: keepAlive)))
                         } catch {
                             return (label ?? "\(spec)", .failure(error))
@@ -171,6 +180,7 @@ extension RawcapCommand {
                 return collected
             }
             progress.finish()
+            hooks?.finish()
             // The summary in the order the cameras were given.
             let order = specs.indices.map { labels[$0] ?? "\(specs[$0])" }
             results.sort { (order.firstIndex(of: $0.0) ?? 0) < (order.firstIndex(of: $1.0) ?? 0) }
@@ -208,8 +218,8 @@ extension RawcapCommand {
         /// One camera's run: open, shoot, close.
         static func shoot(
             _ camera: CameraConnection, _ plan: ShootPlan, _ store: OutputStore, _ logger: Logger, _ stop: StopSignal,
-            _ observer: @escaping @Sendable (CaptureEvent) -> Void, reconnector: CameraReconnector? = nil,
-            keepAlive: Duration? = nil
+            _ observer: @escaping @Sendable (CaptureEvent) -> Void, _ hooks: ExecHook? = nil,
+            reconnector: CameraReconnector? = nil, keepAlive: Duration? = nil
         ) async throws -> CaptureRunner.Summary {
             do {
                 let journal = try Journal(folder: store.folder)
@@ -223,7 +233,7 @@ extension RawcapCommand {
                 var runner = CaptureRunner(
                     session: camera.session, plan: plan, store: store, journal: journal, logger: logger, stop: stop,
                     usbVendorID: camera.link.usbVendorID, usbProductID: camera.link.usbProductID,
-                    observer: observer)
+                    observer: hooks?.observing(observer, journal: journal) ?? observer)
                 runner.reconnector = reconnector
                 runner.keepAlive = keepAlive
                 let summary = try await runner.run()

@@ -27,6 +27,8 @@ final class ShootProgress: @unchecked Sendable {
     private let clock = ContinuousClock()
     /// Frames (files for pull) in the run; 0 for a run until Ctrl-C.
     private var total = 0
+    /// `rawcap tether`: the run waits for the camera's shots rather than shooting.
+    private let tether: Bool
     private var running = false
     /// The frame (file) in flight, from 1; 0 before the first.
     private var current = 0
@@ -46,11 +48,12 @@ final class ShootProgress: @unchecked Sendable {
     private let encoder: JSONEncoder
     private var ticker: (any DispatchSourceTimer)?
 
-    init(json: Bool, pulling: Bool = false, quiet: Bool = false, interval: Duration? = nil) {
+    init(json: Bool, pulling: Bool = false, quiet: Bool = false, interval: Duration? = nil, tether: Bool = false) {
         self.json = json
         self.pulling = pulling
         self.quiet = quiet
         self.interval = interval
+        self.tether = tether
         isTerminal = isatty(2) == 1 && !json && !quiet
         lastDraw = clock.now - .seconds(1)
         encoder = JSONEncoder()
@@ -84,7 +87,11 @@ final class ShootProgress: @unchecked Sendable {
             case .started(let count, let format, let camera):
                 total = count ?? 0
                 running = true
-                if pulling {
+                if tether {
+                    say(
+                        "waiting for shots taken on \(camera)"
+                            + (count.map { " (\($0) shot\($0 == 1 ? "" : "s"))" } ?? " until Ctrl-C") + ", saved as \(format)")
+                } else if pulling {
                     say("pulling \(count ?? 0) file\(count == 1 ? "" : "s") as \(format) from \(camera)")
                 } else {
                     say(

@@ -22,13 +22,17 @@ final class ShootSignals: @unchecked Sendable {
     /// The first signal that arrived (SIGINT or SIGTERM), 0 before any.
     private let first = FirstSignal()
 
-    /// Installs the handlers.
-    init() {
+    /// Installs the handlers; with `trigger`, SIGUSR1 asks it for one host-triggered shot (`rawcap tether`).
+    init(trigger: HostTrigger? = nil) {
         signal(SIGXFSZ, SIG_IGN)
         let first = first
         // On a terminal the progress line (and the echoed ^C) is cleared first; elsewhere there is none.
         let lineStart = isatty(2) == 1 ? "\r\u{1B}[K" : ""
-        watch = SignalWatch([SIGINT, SIGTERM]) { [stop] number, _ in
+        watch = SignalWatch(trigger == nil ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGUSR1]) { [stop] number, _ in
+            if number == SIGUSR1 {
+                trigger?.request()
+                return
+            }
             let earlier = first.record(number)
             let word = number == SIGTERM ? "terminated" : "interrupted"
             if earlier != 0 {

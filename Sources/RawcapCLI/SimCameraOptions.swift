@@ -36,19 +36,34 @@ public struct SimCameraOptions: ParsableArguments {
             "With --camera sim: the camera sleeps after this long without a request and wakes 2 s later (sleep-after=IDLE[:WAKE] as a --sim-fault sets both).",
             valueName: "duration"))
     public var simSleepAfter: String?
+    /// Time between presses of the emulated body's shutter button.
+    @Option(
+        help: ArgumentHelp(
+            "With --camera sim: press the body's shutter button every DURATION (500ms, 2s), as for rawcap tether.",
+            valueName: "duration"))
+    public var simPressEvery: String?
+
+    /// The image quality the emulated body starts with.
+    @Option(
+        help: ArgumentHelp("With --camera sim: the image quality the body starts with (raw, raw+jpeg, jpeg).", valueName: "quality"))
+    public var simQuality: String?
 
     /// Creates the defaults.
     public init() {}
 
     var settings: EmulatorSettings {
-        EmulatorSettings(
+        var settings = EmulatorSettings(
             model: simModel, sensor: simSensor, faults: simFault + (simSleepAfter.map { ["sleep-after=\($0)"] } ?? []),
             serial: simSerial)
+        settings.pressEvery = try? ShutterPresses.interval(simPressEvery, option: "--sim-press-every")
+        settings.quality = simQuality
+        return settings
     }
 
     /// Whether any option was given.
     var isUsed: Bool {
         simModel != "generic" || simSensor != nil || !simFault.isEmpty || simSerial != nil || simSleepAfter != nil
+            || simPressEvery != nil || simQuality != nil
     }
 
     /// The serial number of the `index`-th (from 0) `--camera sim` of a `rawcap shoot` with several: the first

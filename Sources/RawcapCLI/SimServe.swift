@@ -31,7 +31,8 @@ extension RawcapCommand.Sim {
                 With --from replay:FILE the recording's camera answers instead (lenient replay: recorded replies \
                 per request, camera-like answers for the rest), from the top for each client.
                 Try it: `gphoto2 --port ptpip:127.0.0.1:15740 --summary` (for another port give it twice: \
-                ptpip:127.0.0.1:PORT:PORT). SIGINT or SIGTERM closes the connections and exits 0.
+                ptpip:127.0.0.1:PORT:PORT). SIGINT or SIGTERM closes the connections and exits 0. SIGUSR2 presses \
+                the emulated body's shutter button once, as --press-every does on a schedule (for rawcap tether).
                 With --model fuji the camera listens the Fujifilm way instead: its PTP/IP variant on port 55740 \
                 (unless --listen says otherwise) and events on the port above it; connect with \
                 `rawcap … --camera fujiptpip:127.0.0.1` (or ptpip:HOST:55740).
@@ -121,7 +122,8 @@ extension RawcapCommand.Sim {
                 throw CommandFailure(status, "cannot listen on \(address): \(error)")
             }
             let stop = StopSignal()
-            Self.watchSignals { stop.fire(bySignal: true) }
+            Self.watchSignals(pressing: backend.camera, logger: logger) { stop.fire(bySignal: true) }
+            if let camera = backend.camera { emulator.settings.startPresses(camera, logger: logger) }
             let serving = Task {
                 await listener.run()
                 // Only stop() or a failing accept end run(): the latter must not leave a server that serves no one.
@@ -174,12 +176,13 @@ extension RawcapCommand.Sim {
                 throw CommandFailure(status, "cannot listen on \(address): \(error)")
             }
             let stop = StopSignal()
-            Self.watchSignals { stop.fire(bySignal: true) }
+            Self.watchSignals(pressing: camera, logger: logger) { stop.fire(bySignal: true) }
+            emulator.settings.startPresses(camera, logger: logger)
             let serving = Task {
                 await listener.run()
                 stop.fire(bySignal: false)
             }
-            let backend = Backend(name: camera.model.model, source: "emulator") { _ in camera }
+            let backend = Backend(name: camera.model.model, source: "emulator", camera: camera) { _ in camera }
             let line = listeningLine(listener.localAddress, backend: backend).replacing(
                 "(PTP/IP,", with: "(Fujifilm PTP/IP, events on \(listener.eventAddress.port),")
             DescriptorIO.writeStandardOutput(line + "\n")
@@ -199,6 +202,8 @@ extension RawcapCommand.Sim {
             var name: String
             /// `emulator` or `replay:FILE`.
             var source: String
+            /// The emulated camera (`nil` for a recording): SIGUSR2 and `--press-every` press its shutter button.
+            var camera: EmulatedCamera? = nil
             var makeResponder: PTPIPServer.ResponderFactory
         }
 
@@ -221,7 +226,7 @@ extension RawcapCommand.Sim {
                 }
             }
             let camera = try emulator.settings.makeCamera()
-            return Backend(name: camera.model.model, source: "emulator") { hello in
+            return Backend(name: camera.model.model, source: "emulator", camera: camera) { hello in
                 // A camera away from the network (asleep, switched off: sleep-after=, disappear-after=) answers no
                 // one; a knock wakes a sleeping one shortly after.
                 guard await camera.acceptsConnection() else {
@@ -315,10 +320,26 @@ extension RawcapCommand.Sim {
         // MARK: Signals
 
         /// SIGINT and SIGTERM call `handler` (on a thread of their own) instead of ending the process, from the
-        /// moment this returns, so a signal right after the listening line is never lost. The watch lasts as long
-        /// as the process.
-        private static func watchSignals(_ handler: @escaping @Sendable () -> Void) {
-            let watch = SignalWatch([SIGINT, SIGTERM]) { _, _ in handler() }
+        /// moment this returns, so a signal right after the listening line is never lost; with an emulated camera,
+        /// SIGUSR2 presses its shutter button once (``EmulatedCamera/pressShutter(timeout:)``). The watch lasts as
+        /// long as the process.
+        private static func watchSignals(
+            pressing camera: EmulatedCamera?, logger: Logger, _ handler: @escaping @Sendable () -> Void
+        ) {
+            let signals = camera == nil ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGUSR2]
+            let watch = SignalWatch(signals) { number, _ in
+                guard number == SIGUSR2 else { return handler() }
+                guard let camera else { return }
+                let pressed = ContinuousClock.now
+                Task {
+                    let code = await camera.pressShutter()
+                    guard code == .ok else { return logger.warning("shutter press (SIGUSR2) refused: \(code)") }
+                    // How long the body took to develop and announce the shot (`make bench-peers` subtracts it).
+                    let (whole, fraction) = (ContinuousClock.now - pressed).components
+                    let seconds = String(cFormat: "%.4f", Double(whole) + Double(fraction) / 1e18)
+                    logger.notice("shutter press (SIGUSR2): shot announced after \(seconds) s")
+                }
+            }
             // Kept for the process's lifetime: serving ends with the process.
             _ = Unmanaged.passRetained(watch)
         }

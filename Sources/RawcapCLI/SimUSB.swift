@@ -3,6 +3,7 @@ import CameraEmulator
 import Dispatch
 import FakeUSB
 import FoundationEssentials
+import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -44,6 +45,7 @@ extension RawcapCommand.Sim {
                     device.start()
                     let presence = Task { await Self.followPresence(of: camera, on: testbed, first: device) }
                     defer { presence.cancel() }
+                    emulator.settings.startPresses(camera, logger: Self.logger)
                     return try await ForegroundChild.run(command, environment: testbed.childEnvironment)
                 }
             } catch let error as FakeUSBError {
@@ -80,6 +82,8 @@ extension RawcapCommand.Sim {
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }
+        /// Where a refused shutter press is reported.
+        static let logger = Logger(label: "rawcap.sim.usb") { StreamLogHandler.standardError(label: $0) }
 
         /// One line for the user: what is missing and how to get it.
         static func message(for error: FakeUSBError) -> String {

@@ -52,7 +52,8 @@ import Testing
     }
 
     @Test func anIdleCameraSleepsAndAKnockWakesIt() async throws {
-        let camera = try smallCamera(faults: [try EmulatorFault(parsing: "sleep-after=2s:30s")])
+        // An idle time with room for a loaded machine: the test's own short pauses must not reach it.
+        let camera = try smallCamera(faults: [try EmulatorFault(parsing: "sleep-after=4s:30s")])
         let link = EmulatorLink.usb(camera)
         let session = PTPSession(transport: link.transport, configuration: .init(timeout: .seconds(5)))
         try await session.openSession()
@@ -63,7 +64,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(150))
         _ = try await session.getStorageIDs()
         #expect(await camera.departures == 0)
-        try await Task.sleep(for: .milliseconds(2500))
+        try await Task.sleep(for: .milliseconds(4500))
         // The next request finds it asleep: the link drops.
         await #expect(throws: (any Error).self) { _ = try await session.getStorageIDs() }
         await link.close()

@@ -32,6 +32,8 @@ final class SimServeProcess: @unchecked Sendable {
     /// The listening line as printed.
     let listeningText: String
     private let process: Process
+    /// The server's process ID (to signal it: SIGUSR2 presses the emulated shutter).
+    var processIdentifier: Int32 { process.processIdentifier }
     private let output: Pipe
     private let errorOutput: ErrorDrain
 
