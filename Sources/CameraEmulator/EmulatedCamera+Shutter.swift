@@ -35,6 +35,8 @@ extension EmulatedCamera {
             let code = startBodyShot()
             if code == .ok {
                 shutterPresses += 1
+                // A body shot counts for the fault schedule as a host's does (disappear-after=, every=).
+                _ = faults.shotAccepted(shotCount)
                 await waitForCapture()
                 return code
             }

@@ -115,6 +115,12 @@ public struct TetherRunner: Sendable {
     public var usbProductID: UInt16?
     /// Receives progress.
     public var observer: @Sendable (CaptureEvent) -> Void
+    /// With `--reconnect`: waits for the camera when it leaves the link, prepares it again and goes on; the shot
+    /// whose download the departure cut is downloaded again when its objects are still there. `nil`: the run fails.
+    public var reconnector: CameraReconnector?
+    /// With a reconnector: a cheap request this often while no shot comes (a family that waits on its event
+    /// channel sends nothing meanwhile, and the camera may sleep); `nil` for none.
+    public var keepAlive: Duration?
 
     /// Creates a runner.
     public init(
@@ -254,6 +260,11 @@ public struct TetherRunner: Sendable {
         let runStart = clock.now
         var encoding: (task: Task<[SavedFile], any Error>, delete: [AnnouncedObject])?
         var index = 0
+        // --reconnect: the objects of the shot whose download the camera's departure cut, fetched again once it is
+        // back; and the last request the camera answered, for the keep-alive.
+        var interrupted: [AnnouncedObject] = []
+        var retry: [AnnouncedObject]?
+        var lastRequest = clock.now
         func collect() async throws {
             guard let pending = encoding else { return }
             encoding = nil
@@ -279,6 +290,7 @@ public struct TetherRunner: Sendable {
                 }
                 let shotIndex = index
                 let first = FirstAnnouncement()
+                do {
                 let journal = journal
                 let announce: @Sendable (AnnouncedObject) async -> Void = { object in
                     if let offset = first.mark(since: runStart) {
@@ -299,8 +311,13 @@ public struct TetherRunner: Sendable {
                 }
                 var objects: [AnnouncedObject] = []
                 let triggered: ContinuousClock.Instant
-                var byHost = trigger.take()
-                if byHost {
+                let isRetry = retry != nil
+                var byHost = !isRetry && trigger.take()
+                if let again = retry {
+                    // The shot the camera's departure cut: its objects, once more.
+                    retry = nil
+                    objects = again
+                } else if byHost {
                     // Body shots the camera has announced go first: a host capture may take the camera's buffer for
                     // its own (Sony's drops what waits at 0xFFFFC001 before its press). One poll's worth.
                     let waiting = try await profile.driver.bodyShot(
@@ -312,7 +329,10 @@ public struct TetherRunner: Sendable {
                         objects = waiting
                     }
                 }
-                if byHost {
+                if isRetry {
+                    observer(.shotStarted(frame: shotIndex + 1))
+                    triggered = clock.now
+                } else if byHost {
                     var requested = JournalEntry(JournalEntry.Event.shotRequested)
                     requested.shot = shotIndex
                     requested.started = (clock.now - runStart).seconds
@@ -329,11 +349,21 @@ public struct TetherRunner: Sendable {
                             session: session, expecting: expecting, timing: options.timing, wait: wait, seen: seen,
                             announce: announce)
                     }
-                    guard let at = first.instant else { continue }
+                    guard let at = first.instant else {
+                        // No shot yet: a cheap request now and then keeps a camera that waits on its event channel
+                        // from sleeping (and finds one that left).
+                        if let keepAlive, clock.now - lastRequest >= keepAlive {
+                            _ = try await session.getDeviceInfo()
+                            lastRequest = clock.now
+                        }
+                        continue
+                    }
                     observer(.shotStarted(frame: shotIndex + 1))
                     triggered = at
                 }
                 guard !objects.isEmpty else { continue }
+                lastRequest = clock.now
+                interrupted = objects
                 let captured = clock.now
                 let progress: @Sendable (Int) -> Void = { [observer] count in observer(.bytesReceived(count)) }
                 let product = options.original ? nil : format.product
@@ -358,6 +388,7 @@ public struct TetherRunner: Sendable {
                     downloaded.append((object, bytes))
                 }
                 try await profile.driver.downloaded(objects, session: session)
+                interrupted = []
                 for object in objects where object.info.storageID.rawValue != 0 && object.data == nil {
                     seen.insert(object.handle)
                 }
@@ -390,6 +421,33 @@ public struct TetherRunner: Sendable {
                 )
                 if byHost { summary.hostShots += 1 } else { summary.bodyShots += 1 }
                 index += 1
+                } catch let error
+                    where reconnector != nil && !stop.isRequested && CameraReconnector.meansCameraGone(error)
+                {
+                    guard let reconnector else { throw error }
+                    var loss: any Error = error
+                    while true {
+                        _ = try await reconnector.recover(
+                            from: loss, session: session, serialNumber: serial, shot: index, journal: journal,
+                            observer: observer, stop: stop, logger: logger)
+                        do {
+                            // The camera may have forgotten the remote session and the body-shot setup.
+                            try await profile.driver.prepare(session: session, logger: logger)
+                            try await profile.driver.prepareBodyShots(session: session, logger: logger)
+                            break
+                        } catch let again where !stop.isRequested && CameraReconnector.meansCameraGone(again) {
+                            loss = again
+                        }
+                    }
+                    lastRequest = clock.now
+                    // The shot in flight: its objects again when they are still the camera's (a card file is; what
+                    // a power cycle wiped from its memory is journaled as not saved when the download fails).
+                    if !interrupted.isEmpty {
+                        retry = interrupted.filter { $0.data == nil }
+                        if retry?.isEmpty == true { retry = nil }
+                        interrupted = []
+                    }
+                }
             }
         } catch {
             if let pending = encoding { summary.files += (try? await pending.task.value) ?? [] }

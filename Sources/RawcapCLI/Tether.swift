@@ -66,6 +66,9 @@ extension RawcapCommand {
         @Flag(help: "Print one JSON object per saved file on standard output.")
         var json = false
 
+        @OptionGroup(title: "Reconnect")
+        var reconnect: ReconnectOptions
+
         func validate() throws {
             if let count, !(1...1_000_000).contains(count) {
                 throw ValidationError("--count \(count): give the number of shots, 1 to 1000000.")
@@ -76,6 +79,7 @@ extension RawcapCommand {
             }
             _ = try makeOptions()
             if let exec { _ = try ExecHook(exec, command: "tether") }
+            try reconnect.check()
         }
 
         func makeOptions() throws -> TetherRunner.Options {
@@ -107,6 +111,7 @@ extension RawcapCommand {
                 let store = try OutputStore(folder: output)
                 let journal = try Journal(folder: store.folder)
                 let camera = try await CameraConnector.connect(connection)
+                let reconnector = reconnect.reconnector(connection, first: camera)
                 let summary: TetherRunner.Summary
                 do {
                     do {
@@ -115,19 +120,25 @@ extension RawcapCommand {
                         journal.recordQuietly(CaptureRunner.failureEntry(error))
                         throw error
                     }
-                    let runner = TetherRunner(
+                    var runner = TetherRunner(
                         session: camera.session, options: options, store: store, journal: journal,
                         logger: connection.logger, stop: signals.stop, trigger: trigger,
                         usbVendorID: camera.link.usbVendorID, usbProductID: camera.link.usbProductID,
                         observer: hooks?.observing(progress.handle, journal: journal) ?? progress.handle)
+                    runner.reconnector = reconnector
+                    // A tether waits without end: with --reconnect, a request every 2 minutes unless told otherwise.
+                    runner.keepAlive =
+                        reconnector == nil
+                        ? reconnect.keepAliveDuration(interval: nil)
+                        : reconnect.keepAliveDuration(interval: .seconds(3600))
                     summary = try await runner.run()
                 } catch {
                     try? await camera.session.endSession()
-                    await camera.close()
+                    if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                     throw error
                 }
                 try? await camera.session.endSession()
-                await camera.close()
+                if let reconnector { await reconnector.closeLinks() } else { await camera.close() }
                 progress.finish()
                 hooks?.finish()
                 let shots = summary.bodyShots + summary.hostShots

@@ -38,6 +38,27 @@ import Testing
         #expect(journal.last?["event"] as? String == "run-finished")
     }
 
+    /// `tether --reconnect`: the camera power-cycles in the middle of a body shot's download; the run waits for it,
+    /// fetches that shot again and goes on, every shot saved once.
+    @Test func aTetherSurvivesAPowerCycle() async throws {
+        let folder = try TemporaryDirectory("reconnect-tether")
+        let result = try await Subprocess.runDetached(
+            try ScriptContractTests.rawcap(),
+            [
+                "tether", "--camera", "sim", "--sim-sensor", "160x120", "--sim-press-every", "600ms",
+                "--sim-fault", "disappear-after=2:1s", "--sim-quality", "raw+jpeg", "--count", "4", "--reconnect",
+                "--json", "-o", folder.url.path,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = ScriptContractTests.jsonLines(result.output)
+        #expect(lines.filter { $0["event"] as? String == "camera-lost" }.count == 1, "\(result.output)")
+        #expect(lines.filter { $0["event"] as? String == "camera-back" }.count == 1, "\(result.output)")
+        let saved = lines.filter { $0["path"] != nil }.compactMap { $0["frame"] as? Int }
+        #expect(saved == [1, 2, 3, 4], "each shot once, in order: \(saved)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".dng") }
+        #expect(files.count == 4, "\(files)")
+    }
+
     @Test func withoutReconnectTheRunEndsWith74() async throws {
         let folder = try TemporaryDirectory("reconnect-off")
         let result = try await Subprocess.runDetached(
