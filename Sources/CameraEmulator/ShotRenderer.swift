@@ -26,6 +26,8 @@ enum ShotRenderer {
         /// The container the raw file is written in.
         var rawFileFormat: RawFileFormat = .tiffEP
         var frameHandler: (@Sendable (RawFrame) -> Void)?
+        /// The lens's focus on the tilted chart, once a drive has moved it (`EmulatedCamera+LiveView.swift`).
+        var lens: SceneLens?
     }
 
     /// A developed shot.
@@ -60,6 +62,11 @@ enum ShotRenderer {
         }
     }
 
+    /// Runs `work` on the render queue.
+    static func onRenderQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
+    }
+
     /// Renders the raw frame of `plan`.
     static func renderFrame(_ plan: Plan) throws(RawImageError) -> RawFrame {
         var scene = try SyntheticScene(
@@ -67,6 +74,7 @@ enum ShotRenderer {
         scene.illuminant = plan.illuminant
         scene.sensor = plan.sensor
         scene.identity = plan.identity
+        scene.lens = plan.lens
         var frame = try scene.render(exposure: plan.exposure, seed: plan.seed, captureTime: plan.captureTime)
         if let target = plan.whiteBalance {
             // A fixed white balance records that light's neutral; the pixels are what they are either way.
