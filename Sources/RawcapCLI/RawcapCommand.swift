@@ -18,7 +18,7 @@ public struct RawcapCommand: AsyncParsableCommand {
         version: RawcapVersion.current,
         subcommands: [
             Info.self, List.self, Config.self, Sim.self, Replay.self, Convert.self, Inspect.self, Shoot.self, Pull.self,
-            Ls.self, DecodeWorker.self,
+            Ls.self, Live.self, Focus.self, DecodeWorker.self,
         ]
     )
 
