@@ -298,6 +298,16 @@ extension EmulatedCamera {
         liveView.running = true
         liveView.startedAt = .now
         liveView.lastServedIndex = -1
+        // The first picture is rendered here, while the operation that starts live view is answered: a body has its
+        // first frame ready once it says live view runs, and libgphoto2 waits for it only briefly (20 tries 10 ms
+        // apart for a Nikon, 5 tries 5 ms apart for a Fujifilm). Later pictures (a moved lens) render off this path.
+        if liveView.cached == nil, let exposure = try? currentExposure(),
+            let image = try? LiveViewRenderer.base(
+                cfa: model.cfa, exposure: exposure, illuminant: configuration.illuminant, sensor: configuration.sensor,
+                lens: lens.sceneLens, seed: configuration.seed)
+        {
+            liveView.cached = (lens.position ?? -1, image)
+        }
     }
 
     func stopLiveView() {

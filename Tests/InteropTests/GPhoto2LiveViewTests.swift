@@ -1,0 +1,35 @@
+import DNG
+import Foundation
+import TestSupport
+import Testing
+
+/// gphoto2 (libgphoto2's `camera_capture_preview`) reading each maker's emulated live view on the fake USB bus: an
+/// independent client of the wrappers, the start sequences and the "not yet" answers of
+/// `EmulatedCamera+LiveView.swift`.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct GPhoto2LiveViewTests {
+    @Test(arguments: ["canon", "nikon", "sony", "fuji"])
+    func capturePreviewSavesTheFrameAsAJPEG(model: String) async throws {
+        let folder = try TemporaryDirectory("gphoto2-preview-\(model)")
+        let result = try await GPhoto2VendorSimUSBTests.runScript(
+            #""$2" --capture-preview --filename preview.jpg"#, model: model, in: folder)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        // gphoto2 names a preview thumb_FILENAME.
+        let bytes = [UInt8](try Data(contentsOf: folder.file("thumb_preview.jpg")))
+        let image = try JPEGImage(validating: bytes).decoded()
+        #expect(image.width == 640 && image.height == 424)
+    }
+
+    @Test(arguments: ["canon", "nikon", "sony"])
+    func captureMovieStreamsFramesForTwoSeconds(model: String) async throws {
+        let folder = try TemporaryDirectory("gphoto2-movie-\(model)")
+        let result = try await GPhoto2VendorSimUSBTests.runScript(
+            #""$2" --capture-movie=2s --stdout > movie.mjpeg"#, model: model, in: folder)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let images = try LiveViewReachTests.split([UInt8](try Data(contentsOf: folder.file("movie.mjpeg"))))
+        // At 30 frames a second the body could send 60; gphoto2's own pauses between polls take some.
+        #expect(images.count >= 10, "\(result.errorOutput)")
+        for image in images.prefix(5) {
+            #expect(try JPEGImage(validating: image).decoded().width == 640)
+        }
+    }
+}
