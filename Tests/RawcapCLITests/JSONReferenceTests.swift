@@ -60,6 +60,7 @@ import Testing
         #expect(
             Set(reference.keys) == [
                 "error", "saved-file", "convert", "ls", "sim-serve", "info", "inspect", "list", "config", "journal",
+                "live", "focus",
             ])
         let folder = try TemporaryDirectory("json-reference")
         let shots = folder.file("shots").path
@@ -87,6 +88,11 @@ import Testing
         _ = try await run(["pull", "--all"] + hostile + ["--json", "-o", pulled], ["saved-file", "error"])
         _ = try await run(["shoot"] + sim + ["--sim-fault", "card-full", "-o", shots], [], status: 73)
         _ = try await run(["ls"] + hostile + ["--json", "-o", pulled], ["ls", "error"])
+        let nikon = ["--camera", "sim", "--sim-model", "nikon", "--sim-sensor", "160x120"]
+        _ = try await run(["live"] + nikon + ["--frames", "2", "--json"], ["live", "error"])
+        _ = try await run(["focus", "near"] + nikon + ["--json"], ["focus", "error"])
+        _ = try await run(["focus", "auto"] + nikon + ["--json"], ["focus", "error"])
+        _ = try await run(["shoot"] + nikon + ["--focus-bracket", "2", "--af", "once", "-o", shots], [])
         let dng = try #require(
             ScriptContractTests.jsonLines(shot).compactMap { $0["path"] as? String }.first { $0.hasSuffix(".dng") })
         // Twice: the second finds the first's output and says so (`existing`); a missing input fails on its own line.
