@@ -32,4 +32,19 @@ import Testing
             #expect(try JPEGImage(validating: image).decoded().width == 640)
         }
     }
+
+    /// Over PTP/IP from `rawcap sim serve`: libgphoto2 takes the maker's path by DeviceInfo's vendor extension.
+    @Test(arguments: ["canon", "nikon", "sony"])
+    func capturePreviewOverPTPIPFromSimServe(model: String) async throws {
+        let server = try await SimServeProcess.start(["--model", model, "--sensor", "640x480"])
+        let folder = try TemporaryDirectory("gphoto2-preview-ptpip-\(model)")
+        let result = try await GPhoto2.run(
+            port: server.port, ["--capture-preview", "--filename", "preview.jpg"], in: folder.url)
+        let stopped = await server.stop()
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        let bytes = [UInt8](try Data(contentsOf: folder.file("thumb_preview.jpg")))
+        let image = try JPEGImage(validating: bytes).decoded()
+        #expect(image.width == 640 && image.height == 424)
+    }
 }
