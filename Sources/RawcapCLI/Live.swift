@@ -1,7 +1,9 @@
 import ArgumentParser
+import CameraControl
 import Capture
 import DNG
 import FoundationEssentials
+import Logging
 import PTP
 import PlatformSupport
 import Synchronization
@@ -23,6 +25,9 @@ extension RawcapCommand {
                 --frames and --for end it with 0, and so does a reader that closes the stream.
                 Webcam: rawcap live --mjpeg - | ffmpeg -f mjpeg -i - -pix_fmt yuv420p -f v4l2 /dev/video0 (with \
                 v4l2loopback; docs/live-view.md).
+                --http 127.0.0.1:8080 serves the stream and a page with the frame rate, the exposure settings and a \
+                shutter; the shutter, or SIGUSR1, pauses live view, shoots one frame through the shoot pipeline into \
+                -o (DNG, journal), and resumes.
                 Exit status: 0; 64 for bad options; 69 when the camera has no live view rawcap can read (the reason \
                 is printed); 74 when the camera disconnects; 130/143 when interrupted.
                 """)
@@ -40,6 +45,15 @@ extension RawcapCommand {
 
         @Flag(help: "One JSON line per frame, and a summary, on standard output (not with --mjpeg -).")
         var json = false
+
+        @Option(
+            help: ArgumentHelp(
+                "Serve the stream (/stream), a page with a shutter (/) and /status over HTTP on HOST:PORT (loopback unless you name another address).",
+                valueName: "address"))
+        var http: String?
+
+        @Option(name: [.short, .long], help: ArgumentHelp("Where shots taken during live view go (the page's shutter, SIGUSR1).", valueName: "dir"))
+        var output = "captures"
 
         func validate() throws {
             if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
@@ -104,20 +118,28 @@ extension RawcapCommand {
             // A reader that goes away (ffmpeg quits) shows as EPIPE from write, not as a silent kill.
             signal(SIGPIPE, SIG_IGN)
             let stop = LiveStop()
-            let watch = SignalWatch([SIGINT, SIGTERM]) { number, count in
+            let shots = LiveShotQueue()
+            let watch = SignalWatch([SIGINT, SIGTERM, SIGUSR1]) { number, count in
+                if number == SIGUSR1 {
+                    _ = shots.request()
+                    return
+                }
                 guard count == 1, stop.request(number) else { SignalWatch.dieByDefaultAction(of: number) }
             }
             defer { watch.stop() }
             do {
+                let server = try http.map { try LiveHTTPServer(address: $0, shots: shots) }
                 try await Self.stream(
-                    connection: connection, output: output, limit: limit, maximum: maximum, json: json, stop: stop)
+                    connection: connection, output: output, limit: limit, maximum: maximum, json: json, stop: stop,
+                    server: server, shots: shots, shotFolder: self.output)
             } catch {
                 throw ShootFailure.report(error, command: "live", json: json)
             }
         }
 
         static func stream(
-            connection: ConnectionOptions, output: Int32, limit: Int?, maximum: Duration?, json: Bool, stop: LiveStop
+            connection: ConnectionOptions, output: Int32, limit: Int?, maximum: Duration?, json: Bool, stop: LiveStop,
+            server: LiveHTTPServer? = nil, shots: LiveShotQueue = LiveShotQueue(), shotFolder: String = "captures"
         ) async throws {
             let logger = connection.logger
             let camera = try await CameraConnector.connect(connection)
@@ -143,6 +165,23 @@ extension RawcapCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let statusIsTerminal = isatty(STDERR_FILENO) == 1
+            var exposure = ""
+            if server != nil {
+                let settings = CameraSettings(
+                    session: camera.session, deviceInfo: try await camera.session.deviceInfo(), logger: logger)
+                var parts: [String] = []
+                for name in ["shutter", "aperture", "iso"] {
+                    if let value = try? await settings.get([name]).first?.value {
+                        parts.append(name == "iso" ? "ISO \(value)" : value)
+                    }
+                }
+                exposure = parts.joined(separator: " · ")
+            }
+            defer { server?.close() }
+            if let server {
+                server.start()
+                DescriptorIO.writeStandardError("live: serving http://\(server.host):\(server.port)/\n")
+            }
             var count = 0
             var dropped = 0
             var start: ContinuousClock.Instant?
@@ -172,6 +211,18 @@ extension RawcapCommand {
                     }
                     count += 1
                     let written = ContinuousClock.now
+                    if let server, let start {
+                        let status = LiveStatus(
+                            camera: model, frames: count,
+                            fps: Double(count) / max((written - start).seconds, 0.001), exposure: exposure)
+                        server.publish(
+                            number: count, jpeg: frame.jpeg,
+                            status: String(decoding: try encoder.encode(status), as: UTF8.self))
+                    }
+                    while let shot = shots.take() {
+                        await Self.shoot(
+                            shot, source: source, camera: camera, folder: shotFolder, logger: logger, encoder: encoder)
+                    }
                     if json, let start {
                         let line = FrameLine(
                             frame: count, size: frame.jpeg.count, width: size.width, height: size.height,
@@ -215,6 +266,45 @@ extension RawcapCommand {
             case SIGINT: throw CommandFailure(.interrupted, "interrupted (Ctrl-C); live view ended after \(count) frames")
             case SIGTERM: throw CommandFailure(.terminated, "terminated (SIGTERM); live view ended after \(count) frames")
             default: break
+            }
+        }
+
+        /// The page's `/status`.
+        struct LiveStatus: Encodable {
+            var camera: String
+            var frames: Int
+            var fps: Double
+            var exposure: String
+        }
+
+        /// One shot during live view: live view pauses (ends on the camera), the `shoot` pipeline takes a frame
+        /// into `folder` (DNG, journal), and live view starts again.
+        static func shoot(
+            _ shot: LiveShotRequest, source: LiveViewSource, camera: CameraConnection, folder: String,
+            logger: Logger, encoder: JSONEncoder
+        ) async {
+            struct Saved: Encodable { var files: [String] }
+            struct Failed: Encodable { var error: String }
+            await source.stop()
+            do {
+                let store = try OutputStore(folder: folder)
+                let runner = CaptureRunner(
+                    session: camera.session, plan: ShootPlan(format: .auto, count: 1), store: store,
+                    journal: try Journal(folder: store.folder), logger: logger, usbVendorID: camera.link.usbVendorID,
+                    usbProductID: camera.link.usbProductID)
+                let summary = try await runner.run()
+                let files = summary.files.map(\.path)
+                DescriptorIO.writeStandardError("live: saved \(files.joined(separator: ", "))\n")
+                shot.complete(status: 200, body: String(decoding: (try? encoder.encode(Saved(files: files))) ?? Data(), as: UTF8.self))
+            } catch {
+                let message = ShootFailure.failure(error).message
+                DescriptorIO.writeStandardError("live: the shot failed: \(message)\n")
+                shot.complete(status: 500, body: String(decoding: (try? encoder.encode(Failed(error: message))) ?? Data(), as: UTF8.self))
+            }
+            do {
+                try await source.start()
+            } catch {
+                logger.warning("live view did not start again after the shot: \(error)")
             }
         }
 

@@ -132,4 +132,47 @@ import Testing
         let images = try Self.split([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
         #expect(images.count > 10, "frames were written before the signal")
     }
+
+    /// `--http`: the page, `/status`, the MJPEG stream and the shutter, driven by curl (a browser's requests); the
+    /// shutter's shot is a DNG in `-o`, and SIGUSR1 takes another.
+    @Test func httpServesThePageTheStreamAndTheShutter() async throws {
+        let curl = try ExternalTool.require("curl")
+        let folder = try TemporaryDirectory("live-http")
+        let shots = folder.file("shots").path
+        let script = """
+            "$1" live --camera sim --sim-model canon --sim-sensor 640x480 --http 127.0.0.1:0 -o "$2" 2> "$2.err" &
+            pid=$!
+            for i in $(seq 1 100); do grep -q "serving http" "$2.err" 2>/dev/null && break; sleep 0.1; done
+            port=$(grep -o '127.0.0.1:[0-9]*' "$2.err" | head -1 | cut -d: -f2)
+            "$3" -s "http://127.0.0.1:$port/" | grep -c 'src="/stream"'
+            sleep 1
+            "$3" -s "http://127.0.0.1:$port/status"; echo
+            timeout 2 "$3" -s "http://127.0.0.1:$port/stream" -o "$2.stream"
+            "$3" -s -X POST "http://127.0.0.1:$port/shoot"; echo
+            kill -USR1 $pid
+            sleep 4
+            kill -TERM $pid
+            wait $pid
+            echo "status=$?"
+            """
+        let result = try await Subprocess.runDetached(
+            "/bin/sh", ["-c", script, "sh", try RawcapBinary.path(), shots, curl])
+        let errors = (try? String(contentsOfFile: shots + ".err", encoding: .utf8)) ?? ""
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "1", "the page shows the stream: \(result.output) \(errors)")
+        let status = try #require(lines.dropFirst().first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(status["camera"] as? String == "Canon EOS 5D Mark IV")
+        #expect((status["fps"] as? Double ?? 0) > 1)
+        #expect((status["exposure"] as? String ?? "").contains("ISO"), "\(status)")
+        let shot = try #require(lines.dropFirst(2).first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let files = try #require(shot["files"] as? [String], "\(result.output) \(errors)")
+        #expect(files.count == 1 && files[0].hasSuffix(".dng"))
+        #expect(result.output.contains("status=143"), "\(result.output) \(errors)")
+        let dngs = try FileManager.default.contentsOfDirectory(atPath: shots).filter { $0.hasSuffix(".dng") }
+        #expect(dngs.count == 2, "the shutter and SIGUSR1 each saved one: \(dngs) \(errors)")
+        let stream = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shots + ".stream")))
+        let text = String(decoding: stream.prefix(200), as: UTF8.self)
+        #expect(text.hasPrefix("--rawcapframe\r\nContent-Type: image/jpeg\r\nContent-Length: "), "\(text)")
+        #expect(stream.count > 50_000, "frames streamed for two seconds")
+    }
 }
