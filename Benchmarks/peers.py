@@ -12,6 +12,8 @@ Rows, each the median of --runs timed runs (after one warm-up), each ratio taken
   the same objects from the same emulator, and a plain loopback TCP copy of the same byte count into a file (fsync)
   as the limit, also with the SHA-256 of the bytes that rawcap journals for every file. Each rawcap and gphoto2
   figure includes starting the program and opening the session.
+- Live view over PTP/IP from `rawcap sim serve --model canon|nikon|sony`: `rawcap live --mjpeg --for 5s` against
+  `gphoto2 --capture-movie=5s --stdout`, frames a second and rawcap's delay from request to last byte written.
 - Shot to disk, one RAW+JPEG frame per process: `rawcap shoot --count 1 --keep-jpeg` against `gphoto2
   --capture-image-and-download` (server with --event-order gphoto2, imagequality RAW + JPEG), and a plain write of
   the same bytes (write + fsync) as the limit.
@@ -227,6 +229,62 @@ def mbps(nbytes, seconds):
     return nbytes / seconds / 1e6
 
 
+def count_jpegs(data):
+    """JPEGs in an MJPEG stream: SOI markers at the start of the stream or right after an EOI."""
+    count, index = 0, 0
+    while True:
+        index = data.find(b"\xff\xd8\xff", index)
+        if index < 0:
+            return count
+        if index == 0 or data[index - 2:index] == b"\xff\xd9":
+            count += 1
+        index += 3
+
+
+def live_view_rows(rawcap, args, rows, fresh):
+    """Live view over PTP/IP from `rawcap sim serve --model M` (640×424 JPEGs, 30 a second): `rawcap live --mjpeg`
+    against `gphoto2 --capture-movie --stdout`, the same seconds each after a warm-up, frames counted in what each
+    wrote (both clients near the body's 30 a second mean the body, not the client, sets the rate); rawcap's
+    median delay from the request that returned a frame to its last byte written comes from its --json lines."""
+    for model in ("canon", "nikon", "sony"):
+        server = Server(rawcap, "--model", model, "--sensor", "640x480")
+        try:
+            # Warm-up: the body renders its live view picture once, when live view first starts.
+            run([rawcap, "live", "--camera", server.rawcap_port, "--frames", "5", "--mjpeg", os.devnull])
+            out = os.path.join(fresh(f"live-{model}"), "live.mjpeg")
+            started = time.monotonic()
+            result = subprocess.run(
+                [rawcap, "live", "--camera", server.rawcap_port, "--mjpeg", out, "--for", f"{args.live_seconds}s",
+                 "--json"], check=True, capture_output=True, text=True)
+            t_rawcap = time.monotonic() - started
+            lines = [json.loads(line) for line in result.stdout.splitlines()]
+            summary = lines[-1]
+            latencies = sorted(line["latency"] for line in lines if line.get("event") == "frame")
+            with open(out, "rb") as f:
+                rawcap_data = f.read()
+            rawcap_frames = count_jpegs(rawcap_data)
+            rawcap_fps = rawcap_frames / summary["seconds"]
+            gout = os.path.join(fresh(f"gphoto2-live-{model}"), "movie.mjpeg")
+            with open(gout, "wb") as f:
+                started = time.monotonic()
+                subprocess.run(["gphoto2", "--port", server.gphoto_port, f"--capture-movie={int(args.live_seconds)}s",
+                                "--stdout"], check=True, stdout=f, stderr=subprocess.DEVNULL)
+                t_gphoto = time.monotonic() - started
+            with open(gout, "rb") as f:
+                gphoto_data = f.read()
+            gphoto_frames = count_jpegs(gphoto_data)
+            gphoto_fps = gphoto_frames / args.live_seconds
+        finally:
+            server.stop()
+        median_latency = latencies[len(latencies) // 2] if latencies else float("nan")
+        label = f"live view {args.live_seconds:g} s, {model} over PTP/IP"
+        rows.append((f"{label}: rawcap live --mjpeg ({rawcap_frames} frames, {rawcap_fps:.1f} fps; request to last "
+                     f"byte written: median {median_latency:.1f} ms)", len(rawcap_data), summary["seconds"],
+                     f"{rawcap_fps / gphoto_fps:.2f}× gphoto2's frame rate" if gphoto_fps else "—"))
+        rows.append((f"{label}: gphoto2 --capture-movie --stdout ({gphoto_frames} frames, {gphoto_fps:.1f} fps)",
+                     len(gphoto_data), args.live_seconds, "—"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rawcap", required=True)
@@ -236,6 +294,8 @@ def main():
     parser.add_argument("--frame", default="6000x4000", help="sensor for the DNG encoding rows")
     parser.add_argument("--sensor", default="3000x2000", help="sensor for the PTP/IP rows")
     parser.add_argument("--downloads", type=int, default=4, help="RAW frames on the card for the download rows")
+    parser.add_argument("--live-seconds", type=float, default=5, help="seconds of live view per client")
+    parser.add_argument("--only", choices=("all", "live"), default="all", help="run only the live view rows")
     args = parser.parse_args()
     rawcap = os.path.abspath(args.rawcap)
     for tool in ("gphoto2",):
@@ -252,6 +312,9 @@ def main():
         return path
 
     try:
+        live_view_rows(rawcap, args, rows, fresh)
+        if args.only == "live":
+            raise StopIteration
         # --- DNG encoding -----------------------------------------------------------------------------------
         server = Server(rawcap, "--sensor", args.frame)
         try:
@@ -378,6 +441,8 @@ def main():
                      t_gshoot, "—"))
         rows.append((f"plain write + fsync of gphoto2's bytes", gshoot_bytes, t_write,
                      f"{t_write / t_shoot:.2f}× of rawcap's time"))
+    except StopIteration:
+        pass
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
