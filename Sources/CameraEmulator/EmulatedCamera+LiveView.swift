@@ -72,15 +72,22 @@ enum LiveViewRenderer {
     /// Renders the synthetic scene at live view size through `lens` (the chart in focus everywhere when `nil`).
     static func base(
         cfa: CFAPattern, exposure: ExposureSettings, illuminant: SceneIlluminant, sensor: SensorModel,
-        lens: SceneLens?, seed: UInt64
+        lens: SceneLens?
     ) throws -> RGBImage8 {
-        // Twice the frame on each side, binned 2×2 by the fast renderer, then the centre cut out.
-        var scene = try SyntheticScene(width: 2 * width + 48, height: 2 * height + 48, cfa: cfa, bitsPerSample: 12)
+        // The body's live view is the sensor read out small and processed in hardware: here the scene's noise-free
+        // camera response at the frame's size (no mosaic, no demosaicing: a fraction of a shot's work, so the first
+        // frame is ready when live view starts), rendered through the camera's colour as a linear image.
+        var scene = try SyntheticScene(
+            width: width + 16, height: height + 16, cfa: cfa, bitsPerSample: 16, maskedMargin: 0)
         scene.illuminant = illuminant
         scene.sensor = sensor
         scene.lens = lens
-        let frame = try scene.render(exposure: exposure, seed: seed)
-        let image = try frame.renderRGB8(RenderOptions(longSide: width + 16, method: .fast))
+        let response = try scene.cameraResponse(exposure: exposure)
+        let samples = response.pixels.map { UInt16(clamping: Int(min(max($0, 0), 1) * 65535 + 0.5)) }
+        let linear = try LinearImage(
+            width: response.width, height: response.height, bitsPerSample: 16, samples: samples,
+            blackLevels: [0, 0, 0], whiteLevels: [65535, 65535, 65535], color: try scene.colorCalibration())
+        let image = try linear.renderRGB8(RenderOptions())
         return try centre(of: image, width: width, height: height)
     }
 
@@ -229,6 +236,11 @@ extension EmulatedCamera {
             }
         case .sony:
             switch request.code {
+            case OperationCode.Sony.sdioConnect where parameter(0) == 3:
+                // A Sony in PC Remote shows live view from the end of the handshake on; libgphoto2 gives a preview
+                // one second (`camera_capture_preview` sets the port's timeout to 1 s), so the picture is made now.
+                prepareLiveViewPicture()
+                return nil
             case .getObjectInfo where parameter(0) == SonyLiveView.objectHandle.rawValue:
                 guard sony.isConnected else { return PTPResponderReply(.accessDenied) }
                 startLiveViewIfStopped()
@@ -301,10 +313,10 @@ extension EmulatedCamera {
         // The first picture is rendered here, while the operation that starts live view is answered: a body has its
         // first frame ready once it says live view runs, and libgphoto2 waits for it only briefly (20 tries 10 ms
         // apart for a Nikon, 5 tries 5 ms apart for a Fujifilm). Later pictures (a moved lens) render off this path.
-        if liveView.cached == nil, let exposure = try? currentExposure(),
+        if liveView.cached == nil, liveView.rendering == nil, let exposure = try? currentExposure(),
             let image = try? LiveViewRenderer.base(
                 cfa: model.cfa, exposure: exposure, illuminant: configuration.illuminant, sensor: configuration.sensor,
-                lens: lens.sceneLens, seed: configuration.seed)
+                lens: lens.sceneLens)
         {
             liveView.cached = (lens.position ?? -1, image)
         }
@@ -338,25 +350,27 @@ extension EmulatedCamera {
     private func nextLiveViewFrame() -> [UInt8]? {
         let index = currentLiveViewIndex
         guard index > liveView.lastServedIndex else { return nil }
-        let focus = lens.position ?? -1
-        if liveView.cached?.focus != focus, liveView.rendering != focus, let exposure = try? currentExposure() {
-            liveView.rendering = focus
-            let (cfa, illuminant, sensor, lens, seed) = (
-                model.cfa, configuration.illuminant, configuration.sensor, lens.sceneLens, configuration.seed
-            )
-            Task {
-                let image = await ShotRenderer.onRenderQueue {
-                    try? LiveViewRenderer.base(
-                        cfa: cfa, exposure: exposure, illuminant: illuminant, sensor: sensor, lens: lens, seed: seed)
-                }
-                self.liveViewRendered(image, focus: focus)
-            }
-        }
+        prepareLiveViewPicture()
         guard let base = liveView.cached?.image else { return nil }
         guard let jpeg = try? LiveViewRenderer.frame(base, number: liveView.framesServed) else { return nil }
         liveView.lastServedIndex = index
         liveView.framesServed &+= 1
         return jpeg
+    }
+
+    /// Starts rendering the picture for the lens's position on the render queue, unless it is there or under way.
+    private func prepareLiveViewPicture() {
+        let focus = lens.position ?? -1
+        guard liveView.cached?.focus != focus, liveView.rendering != focus, let exposure = try? currentExposure()
+        else { return }
+        liveView.rendering = focus
+        let (cfa, illuminant, sensor, lens) = (model.cfa, configuration.illuminant, configuration.sensor, lens.sceneLens)
+        Task {
+            let image = await ShotRenderer.onRenderQueue {
+                try? LiveViewRenderer.base(cfa: cfa, exposure: exposure, illuminant: illuminant, sensor: sensor, lens: lens)
+            }
+            self.liveViewRendered(image, focus: focus)
+        }
     }
 
     private func liveViewRendered(_ image: RGBImage8?, focus: Int) {

@@ -153,7 +153,8 @@ public struct SyntheticScene: Sendable {
     }
 
     /// The noise-free, unclipped camera response over the active area at `exposure`, as fractions of the
-    /// clipping level: the full-colour image the mosaic samples, for measuring demosaicing error.
+    /// clipping level: the full-colour image the mosaic samples, for measuring demosaicing error (through
+    /// ``lens`` when it is set).
     public func cameraResponse(exposure: ExposureSettings = .standard) throws(RawImageError) -> CameraRGBImage {
         let evaluator = try evaluator(exposure)
         let count = activeArea.width * activeArea.height * 3
@@ -166,7 +167,12 @@ public struct SyntheticScene: Sendable {
             }
             initialized = count
         }
-        return try CameraRGBImage(width: activeArea.width, height: activeArea.height, pixels: pixels)
+        guard let lens else {
+            return try CameraRGBImage(width: activeArea.width, height: activeArea.height, pixels: pixels)
+        }
+        var blurred = pixels
+        lens.apply(to: &blurred, width: activeArea.width, height: activeArea.height)
+        return try CameraRGBImage(width: activeArea.width, height: activeArea.height, pixels: blurred)
     }
 
     /// Rounds to the nearest code and clamps to 0…white. Adding ½ and truncating is rounding for the
