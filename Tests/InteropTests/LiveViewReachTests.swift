@@ -175,4 +175,20 @@ import Testing
         #expect(text.hasPrefix("--rawcapframe\r\nContent-Type: image/jpeg\r\nContent-Length: "), "\(text)")
         #expect(stream.count > 50_000, "frames streamed for two seconds")
     }
+
+    /// A body that answers DeviceBusy to frame after frame (a Nikon's GetLiveViewImage, a Canon's GetViewFinderData)
+    /// keeps the stream going: the frames come when it answers again.
+    @Test(arguments: [("nikon", "0x9203"), ("canon", "0x9153")])
+    func aBusyCameraDoesNotEndTheStream(model: String, operation: String) async throws {
+        let folder = try TemporaryDirectory("live-busy-\(model)")
+        let out = folder.file("stream.mjpeg").path
+        let result = try await Subprocess.runDetached(
+            try RawcapBinary.path(),
+            [
+                "live", "--camera", "sim", "--sim-model", model, "--sim-sensor", "320x240", "--sim-fault",
+                "busy=40:\(operation)", "--frames", "10", "--mjpeg", out,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        try Self.checkStream(out, frames: 10, stderr: result.errorOutput)
+    }
 }
