@@ -1,4 +1,5 @@
 import DNG
+import Dispatch
 import PTP
 import RawImage
 import WireFormat
@@ -68,6 +69,14 @@ enum LiveViewRenderer {
     static let framesPerSecond = 30.0
     /// The live view JPEG's quality (small frames, as the bodies send: 30–60 KB).
     static let quality = 70
+
+    /// Live view pictures render on a queue of their own, off the camera's request path and not behind shots
+    /// developing on the shot queue (a body's live view does not wait for its last shot to be written).
+    private static let queue = DispatchQueue(label: "rawcap.emulator.liveview", qos: .userInitiated)
+
+    static func onQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
+    }
 
     /// Renders the synthetic scene at live view size through `lens` (the chart in focus everywhere when `nil`).
     static func base(
@@ -366,7 +375,7 @@ extension EmulatedCamera {
         liveView.rendering = focus
         let (cfa, illuminant, sensor, lens) = (model.cfa, configuration.illuminant, configuration.sensor, lens.sceneLens)
         Task {
-            let image = await ShotRenderer.onRenderQueue {
+            let image = await LiveViewRenderer.onQueue {
                 try? LiveViewRenderer.base(cfa: cfa, exposure: exposure, illuminant: illuminant, sensor: sensor, lens: lens)
             }
             self.liveViewRendered(image, focus: focus)

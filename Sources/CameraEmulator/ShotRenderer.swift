@@ -62,11 +62,6 @@ enum ShotRenderer {
         }
     }
 
-    /// Runs `work` on the render queue.
-    static func onRenderQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
-    }
-
     /// Renders the raw frame of `plan`.
     static func renderFrame(_ plan: Plan) throws(RawImageError) -> RawFrame {
         var scene = try SyntheticScene(
