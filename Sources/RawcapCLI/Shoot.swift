@@ -67,7 +67,9 @@ extension RawcapCommand {
         @Option(help: ArgumentHelp("Focus bracket: shoot this many frames, moving the focus between them.", valueName: "frames"))
         var focusBracket: Int?
 
-        @Option(help: ArgumentHelp("Drives of the smallest size between focus bracket frames; negative towards near.", valueName: "drives"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Drives of the smallest size between focus bracket frames; negative towards near.", valueName: "drives"))
         var focusStep: Int = 1
 
         @Option(help: ArgumentHelp("When autofocus runs in a focus bracket: once, each or off.", valueName: "when"))
