@@ -193,7 +193,7 @@ let package = Package(
         // USB (`rawcap sim usb`), and rawcap's own client over every reach, each in processes of their own.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport", "RawDecoders", "RawImage"]
+            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport", "RawDecoders", "RawImage", "DNG"]
         ),
     ]
 )

@@ -18,6 +18,8 @@ Rows, each the median of --runs timed runs (after one warm-up), each ratio taken
   --capture-tethered` (TIF + JPG); and the same less the time the emulator took from the press to announcing the
   shot (which `sim serve` logs for each SIGUSR2 press): the camera's announcement to the files on disk, what the
   host adds (noticing the announcement, downloading, converting, writing).
+- Live view over PTP/IP from `rawcap sim serve --model canon|nikon|sony`: `rawcap live --mjpeg --for 5s` against
+  `gphoto2 --capture-movie=5s --stdout`, frames a second and rawcap's delay from request to last byte written.
 - Shot to disk, one RAW+JPEG frame per process: `rawcap shoot --count 1 --keep-jpeg` against `gphoto2
   --capture-image-and-download` (server with --event-order gphoto2, imagequality RAW + JPEG), and a plain write of
   the same bytes (write + fsync) as the limit.
@@ -309,6 +311,62 @@ def mbps(nbytes, seconds):
     return nbytes / seconds / 1e6
 
 
+def count_jpegs(data):
+    """JPEGs in an MJPEG stream: SOI markers at the start of the stream or right after an EOI."""
+    count, index = 0, 0
+    while True:
+        index = data.find(b"\xff\xd8\xff", index)
+        if index < 0:
+            return count
+        if index == 0 or data[index - 2:index] == b"\xff\xd9":
+            count += 1
+        index += 3
+
+
+def live_view_rows(rawcap, args, rows, fresh):
+    """Live view over PTP/IP from `rawcap sim serve --model M` (640×424 JPEGs, 30 a second): `rawcap live --mjpeg`
+    against `gphoto2 --capture-movie --stdout`, the same seconds each after a warm-up, frames counted in what each
+    wrote (both clients near the body's 30 a second mean the body, not the client, sets the rate); rawcap's
+    median delay from the request that returned a frame to its last byte written comes from its --json lines."""
+    for model in ("canon", "nikon", "sony"):
+        server = Server(rawcap, "--model", model, "--sensor", "640x480")
+        try:
+            # Warm-up: the body renders its live view picture once, when live view first starts.
+            run([rawcap, "live", "--camera", server.rawcap_port, "--frames", "5", "--mjpeg", os.devnull])
+            out = os.path.join(fresh(f"live-{model}"), "live.mjpeg")
+            started = time.monotonic()
+            result = subprocess.run(
+                [rawcap, "live", "--camera", server.rawcap_port, "--mjpeg", out, "--for", f"{args.live_seconds}s",
+                 "--json"], check=True, capture_output=True, text=True)
+            t_rawcap = time.monotonic() - started
+            lines = [json.loads(line) for line in result.stdout.splitlines()]
+            summary = lines[-1]
+            latencies = sorted(line["latency"] for line in lines if line.get("event") == "frame")
+            with open(out, "rb") as f:
+                rawcap_data = f.read()
+            rawcap_frames = count_jpegs(rawcap_data)
+            rawcap_fps = rawcap_frames / summary["seconds"]
+            gout = os.path.join(fresh(f"gphoto2-live-{model}"), "movie.mjpeg")
+            with open(gout, "wb") as f:
+                started = time.monotonic()
+                subprocess.run(["gphoto2", "--port", server.gphoto_port, f"--capture-movie={int(args.live_seconds)}s",
+                                "--stdout"], check=True, stdout=f, stderr=subprocess.DEVNULL)
+                t_gphoto = time.monotonic() - started
+            with open(gout, "rb") as f:
+                gphoto_data = f.read()
+            gphoto_frames = count_jpegs(gphoto_data)
+            gphoto_fps = gphoto_frames / args.live_seconds
+        finally:
+            server.stop()
+        median_latency = latencies[len(latencies) // 2] if latencies else float("nan")
+        label = f"live view {args.live_seconds:g} s, {model} over PTP/IP"
+        rows.append((f"{label}: rawcap live --mjpeg ({rawcap_frames} frames, {rawcap_fps:.1f} fps; request to last "
+                     f"byte written: median {median_latency:.1f} ms)", len(rawcap_data), summary["seconds"],
+                     f"{rawcap_fps / gphoto_fps:.2f}× gphoto2's frame rate" if gphoto_fps else "—"))
+        rows.append((f"{label}: gphoto2 --capture-movie --stdout ({gphoto_frames} frames, {gphoto_fps:.1f} fps)",
+                     len(gphoto_data), args.live_seconds, "—"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rawcap", required=True)
@@ -319,7 +377,9 @@ def main():
     parser.add_argument("--sensor", default="3000x2000", help="sensor for the PTP/IP rows")
     parser.add_argument("--downloads", type=int, default=4, help="RAW frames on the card for the download rows")
     parser.add_argument("--tether-shots", type=int, default=10, help="body shots for the tethered rows")
-    parser.add_argument("--only", choices=["all", "tether"], default="all", help="tether: the tethered rows alone")
+    parser.add_argument("--live-seconds", type=float, default=5, help="seconds of live view per client")
+    parser.add_argument("--only", choices=["all", "tether", "live"], default="all",
+                        help="tether or live: those rows alone")
     args = parser.parse_args()
     rawcap = os.path.abspath(args.rawcap)
     for tool in ("gphoto2",):
@@ -336,57 +396,62 @@ def main():
         return path
 
     try:
-        # --- Body shot to disk (tethered) -----------------------------------------------------------------------
-        server = Server(rawcap, "--sensor", args.sensor, "--quality", "raw+jpeg", announcements=True)
-        try:
-            tethered = fresh("tether")
-            t_tether, tether_json = body_shots_to_disk(
-                server, [rawcap, "tether", "--camera", server.rawcap_port, "--keep-jpeg", "--json", "-o", tethered],
-                tethered, args.tether_shots, "waiting for shots")
-            tether_bytes = folder_bytes(tethered) / args.tether_shots
-            originals = fresh("tether-original")
-            t_original, _ = body_shots_to_disk(
-                server, [rawcap, "tether", "--camera", server.rawcap_port, "--original", "-o", originals],
-                originals, args.tether_shots, "waiting for shots")
-            original_bytes = folder_bytes(originals) / args.tether_shots
-            gtethered = fresh("gphoto2-tether")
-            t_gtether, _ = body_shots_to_disk(
-                # Line-buffered, so its "Waiting for events" reaches the pipe at once.
-                server, ["stdbuf", "-oL", "gphoto2", "--port", server.gphoto_port, "--capture-tethered", "--keep"],
-                gtethered,
-                args.tether_shots, "Waiting for events", cwd=gtethered)
-            gtether_bytes = folder_bytes(gtethered) / args.tether_shots
-        finally:
-            server.stop()
-        # Per shot, its last file: the camera's first announcement to both files on disk.
-        totals = {}
-        for line in tether_json.splitlines():
-            saved = json.loads(line)
-            if "frame" not in saved:
-                continue  # the interrupted run's closing error object
-            totals[saved["frame"]] = max(totals.get(saved["frame"], 0), saved["timings"]["total"])
-        label = f"{args.tether_shots} body shots, RAW+JPEG, {args.sensor}"
-        def medians(pairs):
-            return statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
+        if args.only in ("all", "tether"):
+            # --- Body shot to disk (tethered) -----------------------------------------------------------------------
+            server = Server(rawcap, "--sensor", args.sensor, "--quality", "raw+jpeg", announcements=True)
+            try:
+                tethered = fresh("tether")
+                t_tether, tether_json = body_shots_to_disk(
+                    server, [rawcap, "tether", "--camera", server.rawcap_port, "--keep-jpeg", "--json", "-o", tethered],
+                    tethered, args.tether_shots, "waiting for shots")
+                tether_bytes = folder_bytes(tethered) / args.tether_shots
+                originals = fresh("tether-original")
+                t_original, _ = body_shots_to_disk(
+                    server, [rawcap, "tether", "--camera", server.rawcap_port, "--original", "-o", originals],
+                    originals, args.tether_shots, "waiting for shots")
+                original_bytes = folder_bytes(originals) / args.tether_shots
+                gtethered = fresh("gphoto2-tether")
+                t_gtether, _ = body_shots_to_disk(
+                    # Line-buffered, so its "Waiting for events" reaches the pipe at once.
+                    server, ["stdbuf", "-oL", "gphoto2", "--port", server.gphoto_port, "--capture-tethered", "--keep"],
+                    gtethered,
+                    args.tether_shots, "Waiting for events", cwd=gtethered)
+                gtether_bytes = folder_bytes(gtethered) / args.tether_shots
+            finally:
+                server.stop()
+            # Per shot, its last file: the camera's first announcement to both files on disk.
+            totals = {}
+            for line in tether_json.splitlines():
+                saved = json.loads(line)
+                if "frame" not in saved:
+                    continue  # the interrupted run's closing error object
+                totals[saved["frame"]] = max(totals.get(saved["frame"], 0), saved["timings"]["total"])
+            label = f"{args.tether_shots} body shots, RAW+JPEG, {args.sensor}"
+            def medians(pairs):
+                return statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
 
-        (r_tether, a_tether), (r_gtether, a_gtether) = medians(t_tether), medians(t_gtether)
-        r_original, a_original = medians(t_original)
-        rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg (DNG + JPEG), press → files",
-                     tether_bytes, r_tether, f"{r_gtether / r_tether:.2f}× gphoto2 (time ratio)"))
-        rows.append((f"body shot to disk, {label}: rawcap tether --original (TIF + JPG), press → files",
-                     original_bytes, r_original, f"{r_gtether / r_original:.2f}× gphoto2 (time ratio)"))
-        rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered (TIF + JPG), press → files",
-                     gtether_bytes, r_gtether, "—"))
-        rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg, the camera's announcement → files",
-                     tether_bytes, a_tether, f"{a_gtether / a_tether:.2f}× gphoto2 (time ratio); "
-                     f"rawcap's own timings.total {statistics.median(totals.values()):.3f} s"))
-        rows.append((f"body shot to disk, {label}: rawcap tether --original, the camera's announcement → files",
-                     original_bytes, a_original, f"{a_gtether / a_original:.2f}× gphoto2 (time ratio)"))
-        rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered, the camera's announcement → files",
-                     gtether_bytes, a_gtether, "—"))
-        if args.only == "tether":
+            (r_tether, a_tether), (r_gtether, a_gtether) = medians(t_tether), medians(t_gtether)
+            r_original, a_original = medians(t_original)
+            rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg (DNG + JPEG), press → files",
+                         tether_bytes, r_tether, f"{r_gtether / r_tether:.2f}× gphoto2 (time ratio)"))
+            rows.append((f"body shot to disk, {label}: rawcap tether --original (TIF + JPG), press → files",
+                         original_bytes, r_original, f"{r_gtether / r_original:.2f}× gphoto2 (time ratio)"))
+            rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered (TIF + JPG), press → files",
+                         gtether_bytes, r_gtether, "—"))
+            rows.append((f"body shot to disk, {label}: rawcap tether --keep-jpeg, the camera's announcement → files",
+                         tether_bytes, a_tether, f"{a_gtether / a_tether:.2f}× gphoto2 (time ratio); "
+                         f"rawcap's own timings.total {statistics.median(totals.values()):.3f} s"))
+            rows.append((f"body shot to disk, {label}: rawcap tether --original, the camera's announcement → files",
+                         original_bytes, a_original, f"{a_gtether / a_original:.2f}× gphoto2 (time ratio)"))
+            rows.append((f"body shot to disk, {label}: gphoto2 --capture-tethered, the camera's announcement → files",
+                         gtether_bytes, a_gtether, "—"))
+            if args.only == "tether":
+                raise StopIteration
+
+        if args.only in ("all", "live"):
+            live_view_rows(rawcap, args, rows, fresh)
+        if args.only == "live":
             raise StopIteration
-
         # --- DNG encoding -----------------------------------------------------------------------------------
         server = Server(rawcap, "--sensor", args.frame)
         try:

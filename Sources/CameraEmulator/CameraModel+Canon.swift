@@ -56,6 +56,10 @@ extension CameraModel {
             // EOS GetStorageIDs/GetStorageInfo: a real 5D Mark IV lists them (the first 240 bytes of its DeviceInfo
             // in libgphoto2 issue 92 hold `01 91` and `02 91` among its 170 operations), as the EOS R does.
             OperationCode.Canon.eosGetStorageIDs, OperationCode.Canon.eosGetStorageInfo,
+            // Live view and focus (`EmulatedCamera+LiveView.swift`): GetViewFinderData 0x9153, DoAf 0x9154, DriveLens
+            // 0x9155, which libgphoto2's `camera_capture_preview` and `config.c` drive; the EOS R's DeviceInfo
+            // (`Fixtures/ptp-real/canon-eos-r_ptpip-connect.hex`) lists them.
+            OperationCode.Canon.getViewFinderData, OperationCode.Canon.doAf, OperationCode.Canon.driveLens,
         ]
         // EOS settings live in GetEvent records, not in standard descriptors: these codes are listed (as EOS
         // bodies list them) but answered only through the EOS operations.

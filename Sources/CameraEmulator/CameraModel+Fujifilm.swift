@@ -46,6 +46,9 @@ extension CameraModel {
         model.defaultRawBitDepth = 14
         model.hasCaptureTarget = false
         model.personality = .fujifilm
+        // Live view over USB (`EmulatedCamera+LiveView.swift`): libgphoto2 `camera_capture_preview` starts it with
+        // InitiateOpenCapture (0x101C); the X-T2's entry in `models[]` has PTP_CAP_PREVIEW.
+        model.operationsSupported += [.initiateOpenCapture, .terminateOpenCapture]
         model.usbVendorID = USBVendorID.fujifilm.rawValue
         // libgphoto2 `models[]` flags this entry PTP_CAP|PTP_CAP_PREVIEW ("with new updated firmware 1.1").
         model.usbProductID = 0x02CD

@@ -60,6 +60,11 @@ extension CameraModel {
             OperationCode.Nikon.initiateCaptureRecInSdram, OperationCode.Nikon.getEvent,
             OperationCode.Nikon.deviceReady, OperationCode.Nikon.initiateCaptureRecInMedia,
             OperationCode.Nikon.changeCameraMode, OperationCode.Nikon.getVendorPropCodes,
+            // Live view and focus (`EmulatedCamera+LiveView.swift`), as libgphoto2's `camera_capture_preview` and
+            // `config.c` drive a D850: AfDrive 0x90C1, StartLiveView 0x9201, EndLiveView 0x9202, GetLiveViewImage
+            // 0x9203, MfDrive 0x9204.
+            OperationCode.Nikon.afDrive, OperationCode.Nikon.startLiveView, OperationCode.Nikon.endLiveView,
+            OperationCode.Nikon.getLiveViewImage, OperationCode.Nikon.mfDrive,
         ]
         model.qualityProperty = .compressionSetting
         model.qualityValues =

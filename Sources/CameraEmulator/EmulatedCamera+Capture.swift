@@ -49,12 +49,13 @@ extension EmulatedCamera {
             make: model.manufacturer, model: model.model, uniqueCameraModel: "\(model.manufacturer) \(model.model)",
             serialNumber: model.serialNumber, lensModel: model.lensModel)
         identity.orientation = .normal
-        let plan = ShotRenderer.Plan(
+        var plan = ShotRenderer.Plan(
             width: sensorWidth, height: sensorHeight, cfa: model.cfa, bitsPerSample: currentRawBitDepth,
             exposure: exposure, seed: configuration.seed &+ shotCount, captureTime: CameraClock.captureTime(time),
             identity: identity, illuminant: configuration.illuminant, sensor: configuration.sensor,
             whiteBalance: whiteBalanceTarget, quality: quality, rawFileFormat: rawFileFormat,
             frameHandler: configuration.renderedFrameHandler)
+        plan.lens = lens.sceneLens
         shotCount += 1
         return plan
     }

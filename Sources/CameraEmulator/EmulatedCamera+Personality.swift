@@ -26,6 +26,7 @@ extension EmulatedCamera {
     /// OperationNotSupported; for a standard one, `nil` lets the standard code answer. Each personality keeps its
     /// operations in its own file (`EmulatedCamera+Nikon.swift`, …) and adds one case here.
     func answerVendorOperation(_ request: PTPRequest, dataOut: [UInt8]?, fault: inout String?) -> PTPResponderReply? {
+        if let reply = answerLiveViewOperation(request, dataOut: dataOut) { return reply }
         switch model.personality {
         case .standard:
             return nil

@@ -125,6 +125,9 @@ public actor EmulatedCamera: PTPResponder {
     var nikon = NikonEmulatorState()
     /// The Canon EOS personality's modes, settings, event records and objects held for the host.
     var canon = CanonEmulatorState()
+    /// Live view and the lens's focus (`EmulatedCamera+LiveView.swift`).
+    var liveView = LiveViewEmulatorState()
+    var lens = LensState()
 
     /// Creates a camera of `model`.
     ///

@@ -193,8 +193,12 @@ public struct EmulatorFault: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func operation(named name: Substring, in text: String) throws(EmulatorError) -> OperationCode {
+        // A vendor operation by its code: `busy=20:0x9203` (Nikon GetLiveViewImage).
+        if name.lowercased().hasPrefix("0x"), let raw = UInt16(name.dropFirst(2), radix: 16) {
+            return OperationCode(rawValue: raw)
+        }
         guard let code = OperationCode.standardNames.first(where: { $0.value.lowercased() == name.lowercased() }) else {
-            throw EmulatorError(.invalidFault, "\(text): \(name) is not a standard operation name (GetObject, …)")
+            throw EmulatorError(.invalidFault, "\(text): \(name) is not a standard operation name (GetObject, …) or a code (0x9203)")
         }
         return OperationCode(rawValue: code.key)
     }

@@ -26,6 +26,8 @@ enum ShotRenderer {
         /// The container the raw file is written in.
         var rawFileFormat: RawFileFormat = .tiffEP
         var frameHandler: (@Sendable (RawFrame) -> Void)?
+        /// The lens's focus on the tilted chart, once a drive has moved it (`EmulatedCamera+LiveView.swift`).
+        var lens: SceneLens?
     }
 
     /// A developed shot.
@@ -67,6 +69,7 @@ enum ShotRenderer {
         scene.illuminant = plan.illuminant
         scene.sensor = plan.sensor
         scene.identity = plan.identity
+        scene.lens = plan.lens
         var frame = try scene.render(exposure: plan.exposure, seed: plan.seed, captureTime: plan.captureTime)
         if let target = plan.whiteBalance {
             // A fixed white balance records that light's neutral; the pixels are what they are either way.

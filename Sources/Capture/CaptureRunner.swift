@@ -148,12 +148,17 @@ public struct CaptureRunner: Sendable {
             var unique: [DevicePropertyCode] = []
             for code in touched where !unique.contains(code) { unique.append(code) }
             let snapshot = try await control.snapshot(unique.map { control.definition(for: $0) })
+            let focusRun = try plan.focusBracket.map {
+                try FocusBracketRun(bracket: $0, control: FocusControl(session: session, identity: identity, logger: logger))
+            }
             do {
                 try await shoot(
                     deviceInfo: deviceInfo, profile: profile, control: control, format: format, quality: quality,
                     qualityValue: quality.flatMap { qualities.values[$0] }, brackets: brackets, camera: camera,
-                    serial: serial, warnings: warnings, summary: &summary)
+                    serial: serial, warnings: warnings, focusRun: focusRun, summary: &summary)
+                await focusRun?.finish()
             } catch {
+                await focusRun?.finish()
                 do {
                     try await control.restore(snapshot)
                     if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
@@ -211,7 +216,7 @@ public struct CaptureRunner: Sendable {
     private func shoot(
         deviceInfo: DeviceInfo, profile: CameraProfile, control: CameraControl.CameraSettings, format: ResolvedFormat,
         quality: ShotQuality?, qualityValue: PTPValue?, brackets: [BracketSetting], camera: String, serial: String,
-        warnings: [String], summary: inout Summary
+        warnings: [String], focusRun: FocusBracketRun? = nil, summary: inout Summary
     ) async throws {
         let history = Journal.read(folder: store.folder)
         let firstSequence = 1 + JournalEntry.shotsTaken(in: history, outside: journal.runID)
@@ -398,6 +403,7 @@ public struct CaptureRunner: Sendable {
                             requestedEntry.scheduled = dueOffset.seconds
                             requestedEntry.started = startedOffset.seconds
                             requestedEntry.bracket = step?.ev
+                            if let focusRun { requestedEntry.focusStep = try await focusRun.before(frame: index) }
                             try journal.record(requestedEntry)
                             requested = true
                             observer(.shotStarted(frame: index + 1))

@@ -39,6 +39,8 @@ public struct JournalEntry: Codable, Hashable, Sendable {
     public var started: Double?
     /// The bracket step, in EV.
     public var bracket: Double?
+    /// The focus bracket's position: drives of the smallest size from the first frame (negative towards near).
+    public var focusStep: Int?
     /// The object's handle on the camera.
     public var handle: UInt32?
     /// The object's file name on the camera (never used as a path).

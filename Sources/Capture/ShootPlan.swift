@@ -19,6 +19,8 @@ public struct ShootPlan: Sendable {
     public var namer: FileNamer
     /// Driver waits and retries.
     public var timing: CaptureTiming
+    /// A focus bracket: the lens moves between frames (``FocusBracket``); `nil` for none.
+    public var focusBracket: FocusBracket?
 
     /// Creates a plan.
     public init(

@@ -43,6 +43,9 @@ public struct SyntheticScene: Sendable {
     public var sensor: SensorModel = .typical
     /// DNG BaselineExposure recorded in the frame's calibration, in EV.
     public var baselineExposure: Double = 0
+    /// The lens's focus on a tilted, patterned chart (``SceneLens``), or `nil` for the flat chart in focus
+    /// everywhere.
+    public var lens: SceneLens?
     /// Camera identity and orientation copied into every frame's metadata; exposure fields and capture time are
     /// filled per shot.
     public var identity: CaptureMetadata = CaptureMetadata(
@@ -150,7 +153,8 @@ public struct SyntheticScene: Sendable {
     }
 
     /// The noise-free, unclipped camera response over the active area at `exposure`, as fractions of the
-    /// clipping level: the full-colour image the mosaic samples, for measuring demosaicing error.
+    /// clipping level: the full-colour image the mosaic samples, for measuring demosaicing error (through
+    /// ``lens`` when it is set).
     public func cameraResponse(exposure: ExposureSettings = .standard) throws(RawImageError) -> CameraRGBImage {
         let evaluator = try evaluator(exposure)
         let count = activeArea.width * activeArea.height * 3
@@ -163,7 +167,12 @@ public struct SyntheticScene: Sendable {
             }
             initialized = count
         }
-        return try CameraRGBImage(width: activeArea.width, height: activeArea.height, pixels: pixels)
+        guard let lens else {
+            return try CameraRGBImage(width: activeArea.width, height: activeArea.height, pixels: pixels)
+        }
+        var blurred = pixels
+        lens.apply(to: &blurred, width: activeArea.width, height: activeArea.height)
+        return try CameraRGBImage(width: activeArea.width, height: activeArea.height, pixels: blurred)
     }
 
     /// Rounds to the nearest code and clamps to 0…white. Adding ½ and truncating is rounding for the
@@ -194,6 +203,18 @@ public struct SyntheticScene: Sendable {
         let noise = CounterNoise(seed: seed, stream: 0)
         let (width, height, active, cfa) = (width, height, activeArea, cfa)
         let floatRange = Float(range)
+        // With a lens, the whole response is computed first: the blur needs each pixel's neighbours.
+        let defocused: [Float]? = lens.map { lens in
+            var pixels = [Float](repeating: 0, count: active.width * active.height * 3)
+            pixels.withUnsafeMutableBufferPointer { buffer in
+                let output = UnsafeSendablePointer(buffer.baseAddress!)
+                Parallel.forEachChunk(of: active.height) { rows in
+                    for row in rows { evaluator.fill(row: row, into: output.base + row * active.width * 3) }
+                }
+            }
+            lens.apply(to: &pixels, width: active.width, height: active.height)
+            return pixels
+        }
 
         // The filter colour (0 red, 1 green, 2 blue) of every active column, for each row of the pattern.
         let channels: [[UInt8]] = (0..<cfa.height).map { patternRow in
@@ -217,7 +238,13 @@ public struct SyntheticScene: Sendable {
                     }
                     guard isActiveRow else { continue }
                     let activeRow = row - active.y
-                    evaluator.fill(row: activeRow, into: response)
+                    if let defocused {
+                        defocused.withUnsafeBufferPointer { source in
+                            response.update(from: source.baseAddress! + activeRow * active.width * 3, count: active.width * 3)
+                        }
+                    } else {
+                        evaluator.fill(row: activeRow, into: response)
+                    }
                     channels[activeRow % cfa.height].withUnsafeBufferPointer { channel in
                         for offset in 0..<active.width {
                             let fraction = response[offset * 3 + Int(channel[offset])]

@@ -18,7 +18,7 @@ public struct RawcapCommand: AsyncParsableCommand {
         version: RawcapVersion.current,
         subcommands: [
             Info.self, List.self, Config.self, Sim.self, Replay.self, Convert.self, Inspect.self, Shoot.self, Tether.self,
-            Pull.self, Ls.self, DecodeWorker.self,
+            Pull.self, Ls.self, Live.self, Focus.self, DecodeWorker.self,
         ]
     )
 

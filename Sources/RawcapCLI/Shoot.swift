@@ -78,8 +78,27 @@ extension RawcapCommand {
         @OptionGroup(title: "Long runs")
         var reconnect: ReconnectOptions
 
+        @Option(help: ArgumentHelp("Focus bracket: shoot this many frames, moving the focus between them.", valueName: "frames"))
+        var focusBracket: Int?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Drives of the smallest size between focus bracket frames; negative towards near.", valueName: "drives"))
+        var focusStep: Int = 1
+
+        @Option(help: ArgumentHelp("When autofocus runs in a focus bracket: once, each or off.", valueName: "when"))
+        var af: String = "off"
+
         func validate() throws {
             try reconnect.check()
+            if let focusBracket {
+                guard (2...1000).contains(focusBracket) else { throw ValidationError("--focus-bracket must be 2…1000 frames") }
+                guard count == nil, bracket == nil, interval == nil else {
+                    throw ValidationError("--focus-bracket sets the frame count; leave out --count, --bracket and --interval")
+                }
+                guard focusStep != 0, abs(focusStep) <= 1000 else { throw ValidationError("--focus-step must be ±1…1000") }
+            }
+            guard FocusBracket.Autofocus(rawValue: af) != nil else { throw ValidationError("--af must be once, each or off") }
             if let count, !(1...1_000_000).contains(count) {
                 throw ValidationError(
                     "--count \(count): give the number of frames, 1 to 1000000 (or leave --count out with --interval "
@@ -97,13 +116,17 @@ extension RawcapCommand {
         }
 
         func makePlan() throws -> ShootPlan {
-            ShootPlan(
-                format: format, count: count ?? (interval == nil ? 1 : ShootPlan.untilStopped),
+            var plan = ShootPlan(
+                format: format, count: focusBracket ?? count ?? (interval == nil ? 1 : ShootPlan.untilStopped),
                 interval: try interval.map(ShootPlan.parseDuration),
                 bracket: try bracket.map(ShootPlan.parseBracket) ?? [], keepJPEG: keepJPEG,
                 compression: compression.dngCompression,
                 namer: try FileNamer(template: name ?? FileNamer.defaultTemplate),
                 timing: CaptureTiming(shotTimeout: .milliseconds(Int64(shotTimeout * 1000))))
+            if focusBracket != nil {
+                plan.focusBracket = FocusBracket(step: focusStep, autofocus: FocusBracket.Autofocus(rawValue: af) ?? .off)
+            }
+            return plan
         }
 
         func run() async throws {

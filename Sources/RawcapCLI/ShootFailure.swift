@@ -48,6 +48,12 @@ enum ShootFailure {
             return (ExitCode(76), "The camera refused a setting: \(error)")
         case let failure as CommandFailure:
             return (failure.status, failure.message)
+        case let error as LiveViewError:
+            switch error.kind {
+            case .unavailable: return (ExitCode(69), error.description)
+            case .noFrames: return (ExitCode(75), "The camera is busy: \(error.description)")
+            case .badFrame: return (ExitCode(76), "The camera sent a live view frame rawcap cannot read: \(error.description)")
+            }
         default:
             let failure = CameraFailure(error)
             return (failure.exitCode, failure.message)

@@ -243,12 +243,6 @@ final class ShootProgress: @unchecked Sendable {
     static func megabytes(_ count: Int) -> String { String(cFormat: "%.1f MB", Double(count) / 1e6) }
 }
 
-extension Duration {
-    /// The duration in seconds.
-    fileprivate var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
 
 /// `--json`'s line for `camera-lost`, `camera-back` and `shot-missed` (`--reconnect`).
 private struct ConnectionLine: Encodable {

@@ -60,7 +60,7 @@ import Testing
         #expect(
             Set(reference.keys) == [
                 "error", "saved-file", "convert", "ls", "sim-serve", "info", "inspect", "list", "config", "journal",
-                "reconnect",
+                "reconnect", "live", "focus",
             ])
         let folder = try TemporaryDirectory("json-reference")
         let shots = folder.file("shots").path
@@ -94,6 +94,11 @@ import Testing
                 "--json", "-o", shots,
             ], ["saved-file", "reconnect", "error"])
         _ = try await run(["ls"] + hostile + ["--json", "-o", pulled], ["ls", "error"])
+        let nikon = ["--camera", "sim", "--sim-model", "nikon", "--sim-sensor", "160x120"]
+        _ = try await run(["live"] + nikon + ["--frames", "2", "--json"], ["live", "error"])
+        _ = try await run(["focus", "near"] + nikon + ["--json"], ["focus", "error"])
+        _ = try await run(["focus", "auto"] + nikon + ["--json"], ["focus", "error"])
+        _ = try await run(["shoot"] + nikon + ["--focus-bracket", "2", "--af", "once", "-o", shots], [])
         let dng = try #require(
             ScriptContractTests.jsonLines(shot).compactMap { $0["path"] as? String }.first { $0.hasSuffix(".dng") })
         // Twice: the second finds the first's output and says so (`existing`); a missing input fails on its own line.

@@ -57,7 +57,8 @@ extension OperationCode {
         public static let endLiveView = OperationCode(rawValue: 0x9202)
         /// GetLiveViewImage, 0x9203.
         public static let getLiveViewImage = OperationCode(rawValue: 0x9203)
-        /// MfDrive, 0x9204.
+        /// MfDrive, 0x9204: parameters direction (1 towards near, 2 towards far; libgphoto2 `ptp.h` `ptp_nikon_mfdrive`)
+        /// and steps.
         public static let mfDrive = OperationCode(rawValue: 0x9204)
         /// ChangeAfArea, 0x9205.
         public static let changeAfArea = OperationCode(rawValue: 0x9205)
@@ -76,6 +77,9 @@ extension OperationCode {
         public static let terminateCapture = OperationCode(rawValue: 0x920C)
         /// GetPartialObjectHiSpeed, 0x9400.
         public static let getPartialObjectHiSpeed = OperationCode(rawValue: 0x9400)
+        /// GetLiveViewImageEx, 0x9428: the newer bodies' live view frame (libgphoto2 `ptp.h`
+        /// `PTP_OC_NIKON_GetLiveViewImageEx`; libgphoto2 names it but reads frames with 0x9203).
+        public static let getLiveViewImageEx = OperationCode(rawValue: 0x9428)
         /// GetEventEx, 0x941C: multi-parameter events.
         public static let getEventEx = OperationCode(rawValue: 0x941C)
         /// GetObjectSize, 0x9421: data-in u64 object size.
@@ -122,6 +126,7 @@ extension OperationCode {
             0x920C: "TerminateCapture",
             0x9400: "GetPartialObjectHiSpeed",
             0x941C: "GetEventEx",
+            0x9428: "GetLiveViewImageEx",
             0x9421: "GetObjectSize",
             0x9431: "GetPartialObjectEx",
         ]
@@ -223,6 +228,9 @@ extension OperationCode {
         public static let getViewFinderData = OperationCode(rawValue: 0x9153)
         /// DoAf, 0x9154.
         public static let doAf = OperationCode(rawValue: 0x9154)
+        /// DriveLens, 0x9155: one parameter, the step (1–3 near, 0x8001–0x8003 far; libgphoto2 `config.c`
+        /// `_put_Canon_EOS_MFDrive`).
+        public static let driveLens = OperationCode(rawValue: 0x9155)
         /// AfCancel, 0x9160.
         public static let afCancel = OperationCode(rawValue: 0x9160)
         /// GetObjectInfo64, 0x9170: parameter handle.
@@ -285,6 +293,7 @@ extension OperationCode {
             0x9152: "TerminateViewfinder",
             0x9153: "GetViewFinderData",
             0x9154: "DoAf",
+            0x9155: "DriveLens",
             0x9160: "AfCancel",
             0x9170: "GetObjectInfo64",
             0x9171: "GetObject64",
