@@ -46,6 +46,9 @@ extension CameraModel {
         model.defaultRawBitDepth = 14
         model.hasCaptureTarget = false
         model.personality = .fujifilm
+        // Fujifilm's bulb is CaptureControl around InitiateCapture (libgphoto2 `config.c` `_put_Fuji_Bulb`), and
+        // InitiateOpenCapture opens its PTP/IP event port (`fujiptpip.c`): the X-T2 does not list the standard bulb.
+        model.operationsSupported.removeAll { $0 == .initiateOpenCapture || $0 == .terminateOpenCapture }
         model.usbVendorID = USBVendorID.fujifilm.rawValue
         // libgphoto2 `models[]` flags this entry PTP_CAP|PTP_CAP_PREVIEW ("with new updated firmware 1.1").
         model.usbProductID = 0x02CD

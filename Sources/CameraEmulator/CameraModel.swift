@@ -69,6 +69,10 @@ public struct CameraModel: Hashable, Sendable {
     public var apertures: [UInt16]
     /// Shutter speeds offered (ExposureTime 0x500D).
     public var shutterSpeeds: [ShutterSpeed]
+    /// The ExposureTime (0x500D) value that selects bulb, listed after ``shutterSpeeds``, on a body whose bulb is a
+    /// shutter setting (a Nikon's 0xFFFFFFFF); `nil` when the body has none (the generic body's bulb is
+    /// InitiateOpenCapture, whatever the shutter speed).
+    public var bulbExposureTimeValue: UInt32? = nil
     /// Exposure bias steps offered, in thirds of an EV (ExposureBiasCompensation 0x5010 carries 1/1000 EV).
     public var biasThirds: ClosedRange<Int>
     /// Whether the camera has an exposure bias property (ExposureBiasCompensation, 0x5010); some bodies only
@@ -169,6 +173,8 @@ public struct CameraModel: Hashable, Sendable {
             .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
             .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
             .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject,
+            // The standard bulb (ISO 15740 §10.5.26/§10.5.21; libgphoto2 `config.c` `_put_OpenCapture`).
+            .initiateOpenCapture, .terminateOpenCapture,
         ],
         qualityProperty: .compressionSetting,
         qualityValues: [

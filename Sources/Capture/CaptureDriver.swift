@@ -36,6 +36,21 @@ public protocol CaptureDriver: Sendable {
     /// ``prepare(session:logger:)`` changed on the camera (Nikon's RecordingMedia). Failures are logged, not thrown:
     /// the run's own outcome is what the caller reports.
     func finish(session: PTPSession, logger: Logger) async
+
+    /// Why this camera cannot hold its shutter open in bulb, or `nil` when it can (its family's bulb operations are
+    /// in `deviceInfo`). Asked before anything is fired, so a run that cannot have its exposure ends with exit 64.
+    func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String?
+
+    /// The ExposureTime setting this family's bulb needs before the shutter opens.
+    var bulbShutterSetting: BulbShutterSetting { get }
+
+    /// Takes one bulb shot: opens the shutter with the family's operation (after ``BulbHold/opening()``), holds it
+    /// with ``BulbHold/hold()`` (which returns early on Ctrl-C or SIGTERM), closes it, and then collects the shot's
+    /// objects as ``capture(session:expecting:timing:announce:)`` does.
+    func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject]
 }
 
 extension CaptureDriver {
@@ -47,6 +62,22 @@ extension CaptureDriver {
 
     /// Nothing to put back.
     public func finish(session: PTPSession, logger: Logger) async {}
+
+    /// A driver without bulb operations.
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
+        "rawcap has no bulb operations for the \(name) driver"
+    }
+
+    /// No setting.
+    public var bulbShutterSetting: BulbShutterSetting { .none }
+
+    /// Refuses: ``bulbUnavailableReason(deviceInfo:)`` stops such a run before it starts.
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        throw CaptureError(.exposureUnavailable, bulbUnavailableReason(deviceInfo: try await session.deviceInfo()) ?? name)
+    }
 }
 
 /// Reads and sets a camera's image quality (RAW, RAW+JPEG, JPEG) where standard property descriptors cannot: Canon

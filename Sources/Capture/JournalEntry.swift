@@ -10,6 +10,7 @@
 /// | `file-written` | a file is safely on disk (fsync + rename) | `handle`, `path`, `size`, `sha256`, `kind` |
 /// | `object-not-saved` | an object deliberately not saved (a JPEG used only as the DNG preview) | `handle`, `cameraFile` |
 /// | `object-deleted` | an object was deleted from the camera, after its file was written | `handle` |
+/// | `bulb-closed` | a bulb exposure's shutter closed | `shot`, `exposure` (requested seconds), `openSeconds` (measured on the host's monotonic clock), `detail` (`interrupted…` when a stop closed it early) |
 /// | `warning` | something the user should know (a fallback, a late object) | `detail` |
 /// | `run-failed` | the run stops on an error | `code`, `detail` |
 /// | `run-finished` | the run ends | `detail` (`complete` or `interrupted`), `files` (how many files it saved) |
@@ -54,6 +55,15 @@ public struct JournalEntry: Codable, Hashable, Sendable {
     public var sha256: String?
     /// What was written: `dng`, `jpeg`, `tiff`, `original`.
     public var kind: String?
+    /// The exposure time `--exposure` asked for, in seconds (`shot-requested`, `bulb-closed`).
+    public var exposure: Double?
+    /// How that exposure is given: `shutter` (a camera shutter speed) or `bulb` (held by rawcap).
+    public var exposureMode: String?
+    /// The camera shutter speed the exposure was snapped to, in seconds (`shutter` mode).
+    public var shutterSeconds: Double?
+    /// How long a bulb exposure's shutter was held open, in seconds, from the open request to the close request on
+    /// the host's monotonic clock.
+    public var openSeconds: Double?
     /// The output format.
     public var format: String?
     /// An error code.
@@ -74,6 +84,7 @@ public struct JournalEntry: Codable, Hashable, Sendable {
         public static let fileWritten = "file-written"
         public static let objectDeleted = "object-deleted"
         public static let objectNotSaved = "object-not-saved"
+        public static let bulbClosed = "bulb-closed"
         public static let warning = "warning"
         public static let runFailed = "run-failed"
         public static let runFinished = "run-finished"

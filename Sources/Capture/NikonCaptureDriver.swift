@@ -55,6 +55,40 @@ public struct NikonCaptureDriver: CaptureDriver {
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
+    }
+
+    /// Nikon bulb needs TerminateCapture (0x920C) and a capture operation (libgphoto2 `config.c` lists its "bulb"
+    /// widget for Nikon bodies with `PTP_OC_NIKON_TerminateCapture`).
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
+        guard deviceInfo.supports(OperationCode.Nikon.terminateCapture) else {
+            return "it lists no TerminateCapture (0x920C), which ends a Nikon bulb exposure"
+        }
+        return nil
+    }
+
+    /// ExposureTime 0xFFFFFFFF (libgphoto2 `config.c` `_put_Nikon_Bulb`: "Exposure Time to bulb"), which the body
+    /// must offer.
+    public var bulbShutterSetting: BulbShutterSetting { .exposureTime(.uint32(0xFFFF_FFFF), required: true) }
+
+    /// Nikon bulb as libgphoto2 `config.c` `_put_Nikon_Bulb` does it: with ExposureTime at bulb (set by the runner),
+    /// InitiateCaptureRecInMedia (0x9207: no autofocus, SDRAM; `ptp_nikon_capture2`) or, on bodies without it,
+    /// InitiateCaptureRecInSdram opens the shutter; TerminateCapture (0x920C, parameters 0, 0) closes it; then
+    /// DeviceReady is waited out (BulbReleaseBusy 0xA200 counts as busy, `nikon_wait_busy`) and the shot comes
+    /// through GetEvent as any other. Difference: libgphoto2 also sets ExposureProgramMode to manual and
+    /// ChangeCameraMode(1) there; rawcap sets PC mode in `prepare` and leaves the mode dial to the photographer (a
+    /// body outside M does not offer bulb, and the run says so before anything is fired).
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: hold, announce: announce)
+    }
+
+    private func shoot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, bulb: BulbHold?,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
         let info = try await state.prepare(session: session, logger: logger)
         let usesGetEvent = info.supports(OperationCode.Nikon.getEvent)
         let pollInterval = Duration.milliseconds(50)
@@ -69,7 +103,12 @@ public struct NikonCaptureDriver: CaptureDriver {
             switch step {
             case .initiateCapture(let parameters, let delay):
                 try await pause(delay)
-                let accepted = try await initiate(session: session, info: info, parameters: parameters)
+                bulb?.opening()
+                let accepted = try await initiate(session: session, info: info, parameters: parameters, bulb: bulb != nil)
+                if accepted, let bulb {
+                    await bulb.hold()
+                    try await session.execute(OperationCode.Nikon.terminateCapture, parameters: [0, 0])
+                }
                 if !accepted {
                     busyStarts += 1
                     if busyStarts >= max(1, timing.busyAttempts) {
@@ -151,9 +190,16 @@ public struct NikonCaptureDriver: CaptureDriver {
     }
 
     /// InitiateCaptureRecInSdram, or InitiateCaptureRecInMedia with media 1 (SDRAM) on bodies that list only it.
-    private func initiate(session: PTPSession, info: DeviceInfo, parameters: [UInt32]) async throws -> Bool {
+    private func initiate(session: PTPSession, info: DeviceInfo, parameters: [UInt32], bulb: Bool = false)
+        async throws -> Bool
+    {
         do {
-            if info.supports(OperationCode.Nikon.initiateCaptureRecInSdram) {
+            if bulb, info.supports(OperationCode.Nikon.initiateCaptureRecInMedia) {
+                // libgphoto2 `ptp.h` `ptp_nikon_capture2(params, af, target)`: 0x9207 with 0xFFFFFFFF (no autofocus)
+                // and 1 (SDRAM), as `_put_Nikon_Bulb` sends it.
+                try await session.execute(
+                    OperationCode.Nikon.initiateCaptureRecInMedia, parameters: [parameters.first ?? 0xFFFF_FFFF, 1])
+            } else if info.supports(OperationCode.Nikon.initiateCaptureRecInSdram) {
                 try await session.execute(OperationCode.Nikon.initiateCaptureRecInSdram, parameters: parameters)
             } else {
                 // libgphoto2 `ptp.h`: 0x9207 takes the autofocus mode and the media (SDRAM 1, card 0).

@@ -19,6 +19,8 @@ public struct ShootPlan: Sendable {
     public var namer: FileNamer
     /// Driver waits and retries.
     public var timing: CaptureTiming
+    /// The exposure time `--exposure` asks for, or `nil` to leave the shutter as set.
+    public var exposure: ExposureRequest?
 
     /// Creates a plan.
     public init(

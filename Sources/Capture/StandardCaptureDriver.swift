@@ -27,7 +27,6 @@ public struct StandardCaptureDriver: CaptureDriver {
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
-        let clock = ContinuousClock()
         let before = Set(try await session.getObjectHandles())
         // Events left from before this shot (a previous shot's stragglers) must not be taken for this one's.
         while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
@@ -39,6 +38,52 @@ public struct StandardCaptureDriver: CaptureDriver {
         } catch let error as PTPError where error.response == .generalError {
             initiateAnswer = "\(error)"
         }
+        return try await collect(
+            session: session, before: before, expecting: expecting, timing: timing, initiateAnswer: initiateAnswer,
+            announce: announce)
+    }
+
+    /// The standard bulb needs both open-capture operations (ISO 15740 §10.5.21, §10.5.26).
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
+        deviceInfo.supports(.initiateOpenCapture) && deviceInfo.supports(.terminateOpenCapture)
+            ? nil : "it lists no InitiateOpenCapture/TerminateOpenCapture (0x101C/0x1018) for bulb"
+    }
+
+    /// The standard bulb: InitiateOpenCapture (0x101C, storage and format 0: the camera's choice) opens the shutter,
+    /// TerminateOpenCapture (0x1018) with the opening request's transaction ID closes it, and the shot's objects
+    /// come as after InitiateCapture (ObjectAdded, CaptureComplete). libgphoto2 drives the same pair from
+    /// `config.c` `_put_OpenCapture` (`ptp_initiateopencapture(params, 0, 0)`, then
+    /// `ptp_terminateopencapture(params, params->opencapture_transid)`).
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        let before = Set(try await session.getObjectHandles())
+        while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
+            if stale.code == .storeFull { throw CaptureError(.cardFull, "the camera's card is full") }
+        }
+        hold.opening()
+        let opened: PTPResponse
+        do {
+            opened = try await session.execute(.initiateOpenCapture, parameters: [0, 0])
+        } catch let error as PTPError where error.response == .deviceBusy {
+            throw CaptureError(.cameraBusy, "the camera answered DeviceBusy to InitiateOpenCapture")
+        } catch let error as PTPError where error.response == .storeFull {
+            throw CaptureError(.cardFull, "the camera's card is full (StoreFull)")
+        }
+        await hold.hold()
+        try await session.execute(.terminateOpenCapture, parameters: [opened.transactionID])
+        return try await collect(
+            session: session, before: before, expecting: expecting, timing: timing, initiateAnswer: nil,
+            announce: announce)
+    }
+
+    /// Waits for the objects of a shot that has been started (see the type's description).
+    private func collect(
+        session: PTPSession, before: Set<ObjectHandle>, expecting: Int?, timing: CaptureTiming,
+        initiateAnswer: String?, announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        let clock = ContinuousClock()
         // Without CaptureComplete in its event list, a camera's shot is over once its objects stop coming.
         let announcesCompletion = try await session.deviceInfo().eventsSupported.contains(.captureComplete)
         var lastObjectAt: ContinuousClock.Instant?

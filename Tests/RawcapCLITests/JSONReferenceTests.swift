@@ -84,6 +84,10 @@ import Testing
         let shot = try await run(
             ["shoot"] + sim + ["--count", "1", "--bracket", "-1,0", "--keep-jpeg", "--json", "-o", shots],
             ["saved-file", "error"])
+        // --exposure journals the requested time, its mode, the shutter speed set or the bulb's measured open time.
+        _ = try await run(["shoot"] + sim + ["--exposure", "1/250", "--json", "-o", shots], ["saved-file", "error"])
+        _ = try await run(
+            ["shoot"] + sim + ["--exposure", "1s", "--bulb", "--json", "-o", shots], ["saved-file", "error"])
         _ = try await run(["pull", "--all"] + hostile + ["--json", "-o", pulled], ["saved-file", "error"])
         _ = try await run(["shoot"] + sim + ["--sim-fault", "card-full", "-o", shots], [], status: 73)
         _ = try await run(["ls"] + hostile + ["--json", "-o", pulled], ["ls", "error"])

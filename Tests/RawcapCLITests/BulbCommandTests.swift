@@ -1,0 +1,118 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import RawcapCLI
+
+/// `rawcap shoot --exposure` as a user runs it: the built binary against the emulated camera.
+@Suite(.serialized) struct BulbCommandTests {
+    static func rawcap() throws -> String { try ShootCommandTests.rawcap() }
+
+    /// A bulb of 2 s on each family that has one: exit 0, the journal's requested and measured times, and the
+    /// file's exposure time as the emulator measured it (±20 ms).
+    @Test(arguments: ["generic", "nikon", "canon"])
+    func aBulbShotIsHeldForTheRequestedTime(model: String) async throws {
+        let folder = try TemporaryDirectory("bulb-cli")
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            [
+                "shoot", "--camera", "sim", "--sim-model", model, "--sim-sensor", "160x120", "--exposure", "2s",
+                "--bulb", "--json", "-o", folder.url.path,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = ScriptContractTests.jsonLines(result.output)
+        #expect(lines.count == 1, "\(result.output)")
+        let exposure = lines.first?["exposure"] as? [String: Any]
+        let recorded = try #require(exposure?["seconds"] as? Double, "\(lines)")
+        #expect(abs(recorded - 2) <= 0.020, "the emulator measured \(recorded) s")
+        let journal = try ShootCommandTests.journal(folder)
+        let closed = try #require(journal.first { $0["event"] as? String == "bulb-closed" })
+        #expect(closed["exposure"] as? Double == 2)
+        #expect(abs((closed["openSeconds"] as? Double ?? 0) - 2) <= 0.020, "\(closed)")
+        let requested = try #require(journal.first { $0["event"] as? String == "shot-requested" })
+        #expect(requested["exposureMode"] as? String == "bulb")
+    }
+
+    /// A time the camera has as a shutter speed is set, not held: `1/250` on the generic body.
+    @Test func aShutterSpeedIsSetAsTheCameraHasIt() async throws {
+        let folder = try TemporaryDirectory("exposure-cli")
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            ["shoot", "--camera", "sim", "--sim-sensor", "160x120", "--exposure", "1/250", "--json", "-o", folder.url.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let exposure = ScriptContractTests.jsonLines(result.output).first?["exposure"] as? [String: Any]
+        #expect(exposure?["time"] as? String == "1/250", "\(result.output)")
+        let journal = try ShootCommandTests.journal(folder)
+        #expect(!journal.contains { $0["event"] as? String == "bulb-closed" })
+        #expect(journal.contains { $0["exposureMode"] as? String == "shutter" && $0["shutterSeconds"] as? Double == 0.004 })
+    }
+
+    /// A body without bulb and without a shutter speed that long: one clear error, exit 64, nothing fired.
+    @Test(arguments: ["sony", "fuji"])
+    func aBodyWithoutBulbExits64BeforeFiring(model: String) async throws {
+        let folder = try TemporaryDirectory("bulb-refused")
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            [
+                "shoot", "--camera", "sim", "--sim-model", model, "--sim-sensor", "160x120", "--exposure", "240s",
+                "-o", folder.url.path,
+            ])
+        #expect(result.status == 64, "\(result.errorOutput)")
+        let lines = result.errorOutput.split(separator: "\n").filter { $0.hasPrefix("rawcap shoot:") }
+        #expect(lines.count == 1 && lines[0].contains("bulb") && lines[0].contains("30 s"), "\(result.errorOutput)")
+        let journal = (try? ShootCommandTests.journal(folder)) ?? []
+        #expect(!journal.contains { $0["event"] as? String == "shot-requested" }, "nothing fired")
+    }
+
+    @Test func bulbWithoutAnExposureIsAUsageError() async throws {
+        let result = try await Subprocess.runDetached(try Self.rawcap(), ["shoot", "--camera", "sim", "--bulb"])
+        #expect(result.status == 64)
+        #expect(result.errorOutput.contains("--bulb needs --exposure"), "\(result.errorOutput)")
+    }
+
+    /// SIGTERM (and Ctrl-C) during a 30 s bulb: the shutter closes at once, the shot is saved, the journal says so,
+    /// and the run exits 143 (130).
+    @Test(arguments: [("SIGTERM", Int32(143)), ("SIGINT", Int32(130))])
+    func aSignalDuringBulbClosesTheShutterAndSavesTheShot(signal: String, status: Int32) async throws {
+        let python = try ExternalTool.require("python3")
+        let folder = try TemporaryDirectory("bulb-signal")
+        // The signal goes once the shot is requested in the journal and half a second has passed: mid-exposure.
+        let script = """
+            import signal, subprocess, sys, time
+            number = getattr(signal, sys.argv[1]); journal = sys.argv[2]
+            child = subprocess.Popen(sys.argv[3:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            deadline = time.monotonic() + 60
+            def requested():
+                try:
+                    return "shot-requested" in open(journal).read()
+                except FileNotFoundError:
+                    return False
+            while time.monotonic() < deadline and child.poll() is None and not requested():
+                time.sleep(0.01)
+            time.sleep(0.5)
+            sent = time.monotonic()
+            child.send_signal(number)
+            out, err = child.communicate(timeout=60)
+            sys.stdout.write(f"{child.returncode} {time.monotonic() - sent:.3f}\\n")
+            sys.stderr.write(err.decode())
+            """
+        let result = try await Subprocess.runDetached(
+            python,
+            [
+                "-c", script, signal, folder.file("rawcap-journal.jsonl").path, try Self.rawcap(), "shoot", "--camera",
+                "sim", "--sim-sensor", "160x120", "--exposure", "30s", "--bulb", "-o", folder.url.path,
+            ])
+        let fields = result.output.split(separator: " ")
+        #expect(fields.first.flatMap { Int32($0) } == status, "\(result.output) \(result.errorOutput)")
+        let afterSignal = fields.count > 1 ? Double(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+        #expect((afterSignal ?? 99) < 15, "the run ended \(afterSignal ?? -1) s after the signal, not after 30 s")
+        let journal = try ShootCommandTests.journal(folder)
+        let closed = try #require(journal.first { $0["event"] as? String == "bulb-closed" }, "\(journal)")
+        #expect((closed["detail"] as? String)?.hasPrefix("interrupted") == true)
+        #expect((closed["openSeconds"] as? Double ?? 99) < 5, "\(closed)")
+        #expect(journal.contains { $0["event"] as? String == "file-written" }, "the exposed shot was saved")
+        #expect(journal.last?["event"] as? String == "run-finished")
+        #expect(journal.last?["detail"] as? String == "interrupted")
+        #expect(try ShootCommandTests.visibleFiles(folder).count == 1)
+    }
+}
