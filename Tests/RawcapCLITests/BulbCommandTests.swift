@@ -116,3 +116,66 @@ import Testing
         #expect(try ShootCommandTests.visibleFiles(folder).count == 1)
     }
 }
+
+/// `rawcap pull --verify`: the files in a folder against the SHA-256 its journal recorded, no camera involved.
+@Suite(.serialized) struct PullVerifyCommandTests {
+    @Test func filesAsJournaledPassAndChangedOrMissingOnesExit65() async throws {
+        let rawcap = try ShootCommandTests.rawcap()
+        let folder = try TemporaryDirectory("pull-verify")
+        let shot = try await Subprocess.runDetached(
+            rawcap,
+            ["shoot", "--camera", "sim", "--sim-sensor", "160x120", "--count", "3", "--json", "-o", folder.url.path])
+        #expect(shot.status == 0, "\(shot.errorOutput)")
+        let paths = ScriptContractTests.jsonLines(shot.output).compactMap { $0["path"] as? String }
+        try #require(paths.count == 3)
+
+        let clean = try await Subprocess.runDetached(rawcap, ["pull", "--verify", "--json", "-o", folder.url.path])
+        #expect(clean.status == 0, "\(clean.errorOutput)")
+        let cleanLines = ScriptContractTests.jsonLines(clean.output)
+        #expect(cleanLines.count == 3 && cleanLines.allSatisfy { $0["verify"] as? String == "ok" }, "\(clean.output)")
+        #expect(clean.errorOutput.contains("3 as journaled"), "\(clean.errorOutput)")
+
+        // One file changed by a byte, one removed.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: paths[0]))
+        try FileManager.default.removeItem(atPath: paths[1])
+        let broken = try await Subprocess.runDetached(rawcap, ["pull", "--verify", "--json", "-o", folder.url.path])
+        #expect(broken.status == 65, "\(broken.errorOutput)")
+        let lines = ScriptContractTests.jsonLines(broken.output)
+        let byPath = Dictionary(
+            lines.compactMap { line in (line["path"] as? String).map { ($0, line) } }, uniquingKeysWith: { a, _ in a })
+        #expect(byPath[paths[0]]?["verify"] as? String == "mismatch")
+        #expect((byPath[paths[0]]?["actualSha256"] as? String)?.count == 64)
+        #expect(byPath[paths[1]]?["verify"] as? String == "missing")
+        #expect(byPath[paths[2]]?["verify"] as? String == "ok")
+        ScriptContractTests.expectErrorObject(broken.output, command: "pull", status: 65)
+        #expect(broken.errorOutput.contains("differs from the journal's"), "\(broken.errorOutput)")
+        #expect(broken.errorOutput.contains("missing"), "\(broken.errorOutput)")
+    }
+
+    /// A moved folder: the journal's paths no longer exist, the files are found by name in `-o DIR`.
+    @Test func aMovedFolderIsVerifiedByName() async throws {
+        let rawcap = try ShootCommandTests.rawcap()
+        let parent = try TemporaryDirectory("pull-verify-moved")
+        let first = parent.file("first").path
+        let shot = try await Subprocess.runDetached(
+            rawcap, ["shoot", "--camera", "sim", "--sim-sensor", "160x120", "-o", first])
+        #expect(shot.status == 0, "\(shot.errorOutput)")
+        let moved = parent.file("moved").path
+        try FileManager.default.moveItem(atPath: first, toPath: moved)
+        let result = try await Subprocess.runDetached(rawcap, ["pull", "--verify", "--json", "-o", moved])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let line = try #require(ScriptContractTests.jsonLines(result.output).first)
+        #expect(line["verify"] as? String == "ok")
+        #expect((line["foundAt"] as? String)?.hasPrefix(moved) == true, "\(line)")
+    }
+
+    @Test func aFolderWithoutAJournalExits66() async throws {
+        let folder = try TemporaryDirectory("pull-verify-empty")
+        let result = try await Subprocess.runDetached(
+            try ShootCommandTests.rawcap(), ["pull", "--verify", "-o", folder.url.path])
+        #expect(result.status == 66, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("no journal"), "\(result.errorOutput)")
+    }
+}

@@ -60,6 +60,7 @@ import Testing
         #expect(
             Set(reference.keys) == [
                 "error", "saved-file", "convert", "ls", "sim-serve", "info", "inspect", "list", "config", "journal",
+                "verify",
             ])
         let folder = try TemporaryDirectory("json-reference")
         let shots = folder.file("shots").path
@@ -91,6 +92,16 @@ import Testing
         _ = try await run(["pull", "--all"] + hostile + ["--json", "-o", pulled], ["saved-file", "error"])
         _ = try await run(["shoot"] + sim + ["--sim-fault", "card-full", "-o", shots], [], status: 73)
         _ = try await run(["ls"] + hostile + ["--json", "-o", pulled], ["ls", "error"])
+        // pull --verify: every file as journaled, then one changed (mismatch, exit 65).
+        _ = try await run(["pull", "--verify", "--json", "-o", shots], ["verify", "error"])
+        let checked = folder.file("checked").path
+        let one = try await run(["shoot"] + sim + ["--json", "-o", checked], ["saved-file", "error"])
+        let changed = try #require(ScriptContractTests.jsonLines(one).compactMap { $0["path"] as? String }.first)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: changed))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0]))
+        try handle.close()
+        _ = try await run(["pull", "--verify", "--json", "-o", checked], ["verify", "error"], status: 65)
         let dng = try #require(
             ScriptContractTests.jsonLines(shot).compactMap { $0["path"] as? String }.first { $0.hasSuffix(".dng") })
         // Twice: the second finds the first's output and says so (`existing`); a missing input fails on its own line.
