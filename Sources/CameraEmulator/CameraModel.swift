@@ -205,6 +205,16 @@ public struct CameraModel: Hashable, Sendable {
         return model
     }()
 
+    /// The generic personality without bulb (`generic-no-bulb`): it lists neither InitiateOpenCapture nor
+    /// TerminateOpenCapture, as most plain PTP cameras do (libgphoto2's summary then says "No Open Capture"), so a
+    /// host can ask it for no exposure longer than its longest shutter speed.
+    public static let genericWithoutBulb: CameraModel = {
+        var model = CameraModel.generic
+        model.identifier = "generic-no-bulb"
+        model.operationsSupported.removeAll { $0 == .initiateOpenCapture || $0 == .terminateOpenCapture }
+        return model
+    }()
+
     /// The generic camera with the hostile personality (`--model hostile`): it shoots like ``generic`` and attacks
     /// its host the ways its `hostile=` faults choose (``HostileBehaviour``; `traversal` when none is given). Its
     /// own small default sensor keeps the attacks quick.
@@ -221,7 +231,7 @@ public struct CameraModel: Hashable, Sendable {
 
     /// Every personality rawcap ships, by ``identifier``.
     public static let all: [CameraModel] = [
-        .generic, .genericWithoutExposureBias, .nikon, .nikonWithoutObjectEvents, .canon, .sony, .sonyOutsidePCRemote,
+        .generic, .genericWithoutExposureBias, .genericWithoutBulb, .nikon, .nikonWithoutObjectEvents, .canon, .sony, .sonyOutsidePCRemote,
         .fujifilm, .hostile,
     ]
 

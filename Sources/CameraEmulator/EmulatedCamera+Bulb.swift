@@ -13,6 +13,10 @@ struct BulbExposureState: Sendable {
         case nikon(toCard: Bool)
         /// Canon EOS RemoteReleaseOn with a full press and the shutter at bulb; closed by RemoteReleaseOff.
         case canonEOS
+        /// Sony S2 (0xD2C2) pressed with the shutter at bulb; closed when S2 is let go.
+        case sony
+        /// Fujifilm InitiateCapture with CaptureControl 0x0500; closed by InitiateCapture with 0x000C.
+        case fujifilm
     }
 
     var opening: Opening

@@ -117,7 +117,20 @@ extension EmulatedCamera {
                 value == Int(SonyControl.pressed) || value == Int(SonyControl.released)
             else { return PTPResponderReply(.invalidDevicePropValue) }
             let wasDown = sony.buttons[control] == SonyControl.pressed
-            if control == SonyControl.fullPress, value == Int(SonyControl.pressed), !wasDown {
+            if control == SonyControl.fullPress, value == Int(SonyControl.pressed), !wasDown, shutterIsBulb {
+                // The shutter at bulb: open while S2 is held (libgphoto2 `config.c` `_put_Sony_Bulb`).
+                let reply = openBulb(.sony, by: OperationCode.Sony.setControlDeviceB, transactionID: request.transactionID)
+                guard reply.code == .ok else { return reply }
+            } else if control == SonyControl.fullPress, value == Int(SonyControl.released), let open = bulb,
+                open.opening == .sony
+            {
+                // S2 let go closes the bulb exposure; the shot goes to camera memory as a timed one does.
+                let reply = closeBulb(by: OperationCode.Sony.setControlDeviceB) { open in
+                    initiateCapture(
+                        storage: Self.memoryStorageID.rawValue, format: 0, transactionID: open.transactionID)
+                }
+                guard reply.code == .ok else { return reply }
+            } else if control == SonyControl.fullPress, value == Int(SonyControl.pressed), !wasDown {
                 // S2 down releases the shutter; in PC Remote the shot goes to the host, kept in camera memory
                 // until it is read at 0xFFFFC001.
                 let reply = initiateCapture(

@@ -112,6 +112,31 @@ public struct SonyCaptureDriver: CaptureDriver {
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
+    }
+
+    /// A Sony in PC Remote holds its shutter with S2 (``prepare(session:logger:)`` has checked the control).
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? { nil }
+
+    /// ExposureTime at bulb where the body offers it on the standard property (the emulated Sony); a real body's
+    /// shutter is ShutterSpeed 0xD20D (bulb 0, libgphoto2 `config.c` `_get_Sony_ShutterSpeed`), set on the body.
+    public var bulbShutterSetting: BulbShutterSetting { .exposureTime(.uint32(0xFFFF_FFFF), required: false) }
+
+    /// Sony bulb: the shot's presses as for any shot (S1 down, S2 down, S2 up, S1 up: `camera_sony_capture`), with
+    /// S2 held down for the requested time instead of the focus wait; libgphoto2 `config.c` `_put_Sony_Bulb`
+    /// likewise ends the exposure by letting go of S2 and then S1. The shot then comes through ObjectInMemory and
+    /// 0xFFFFC001 as any other.
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: hold, announce: announce)
+    }
+
+    private func shoot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, bulb: BulbHold?,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
         // Sony's ObjectAdded events only echo what ObjectInMemory says; drop those of earlier shots.
         while try await session.nextEvent(timeout: .milliseconds(1)) != nil {}
         try await dropStaleObjects(session: session)
@@ -124,6 +149,14 @@ public struct SonyCaptureDriver: CaptureDriver {
         while true {
             switch step {
             case .press(let control, let value):
+                let opens = control == SonyControl.fullPress && value == SonyControl.pressed
+                if opens, let bulb {
+                    bulb.opening()
+                    try await press(control, value, session: session, timing: timing)
+                    await bulb.hold()
+                    step = sequence.next(after: .done)
+                    continue
+                }
                 try await press(control, value, session: session, timing: timing)
                 if control == SonyControl.fullPress, value == SonyControl.pressed, sequence.configuration.autofocus {
                     try await holdForFocus(session: session)

@@ -10,7 +10,7 @@ import Testing
 
     /// A bulb of 2 s on each family that has one: exit 0, the journal's requested and measured times, and the
     /// file's exposure time as the emulator measured it (±20 ms).
-    @Test(arguments: ["generic", "nikon", "canon"])
+    @Test(arguments: ["generic", "nikon", "canon", "sony", "fuji"])
     func aBulbShotIsHeldForTheRequestedTime(model: String) async throws {
         let folder = try TemporaryDirectory("bulb-cli")
         let result = try await Subprocess.runDetached(
@@ -47,19 +47,22 @@ import Testing
         #expect(journal.contains { $0["exposureMode"] as? String == "shutter" && $0["shutterSeconds"] as? Double == 0.004 })
     }
 
-    /// A body without bulb and without a shutter speed that long: one clear error, exit 64, nothing fired.
-    @Test(arguments: ["sony", "fuji"])
-    func aBodyWithoutBulbExits64BeforeFiring(model: String) async throws {
+    /// A body without bulb and without a shutter speed that long (or a time shorter than its fastest): one clear
+    /// error, exit 64, nothing fired.
+    @Test(arguments: [("generic-no-bulb", "240s", "InitiateOpenCapture"), ("generic", "1/100000", "fastest")])
+    func anExposureTheBodyCannotGiveExits64BeforeFiring(model: String, exposure: String, message: String)
+        async throws
+    {
         let folder = try TemporaryDirectory("bulb-refused")
         let result = try await Subprocess.runDetached(
             try Self.rawcap(),
             [
-                "shoot", "--camera", "sim", "--sim-model", model, "--sim-sensor", "160x120", "--exposure", "240s",
+                "shoot", "--camera", "sim", "--sim-model", model, "--sim-sensor", "160x120", "--exposure", exposure,
                 "-o", folder.url.path,
             ])
         #expect(result.status == 64, "\(result.errorOutput)")
         let lines = result.errorOutput.split(separator: "\n").filter { $0.hasPrefix("rawcap shoot:") }
-        #expect(lines.count == 1 && lines[0].contains("bulb") && lines[0].contains("30 s"), "\(result.errorOutput)")
+        #expect(lines.count == 1 && lines[0].contains(message), "\(result.errorOutput)")
         let journal = (try? ShootCommandTests.journal(folder)) ?? []
         #expect(!journal.contains { $0["event"] as? String == "shot-requested" }, "nothing fired")
     }
