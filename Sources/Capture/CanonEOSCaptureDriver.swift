@@ -46,6 +46,15 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
         try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
     }
 
+    /// `--keep-on-card`: CaptureDestination = memory card (2; libgphoto2 `config.c` "capturetarget" Memory card, and
+    /// `camera_canon_eos_update_capture_target` takes the first value other than 4 the body offers) instead of the
+    /// host (4). The shot is announced with ObjectAddedEx, downloaded from the card, and stays there (rawcap deletes
+    /// nothing). libgphoto2 knows no value that stores on the card and holds a copy for the host at once.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        await state.keepFilesOnCard()
+        return self
+    }
+
     /// EOS bulb is a held full press: RemoteReleaseOn and RemoteReleaseOff must both be listed.
     public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
         deviceInfo.supports(OperationCode.Canon.remoteReleaseOn) && deviceInfo.supports(OperationCode.Canon.remoteReleaseOff)

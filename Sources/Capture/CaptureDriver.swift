@@ -41,6 +41,14 @@ public protocol CaptureDriver: Sendable {
     /// in `deviceInfo`). Asked before anything is fired, so a run that cannot have its exposure ends with exit 64.
     func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String?
 
+    /// The driver that stores each shot on the camera's card (where it stays, as a backup) as well as handing it to
+    /// rawcap (`--keep-on-card`): the family's card capture target. Called once, before
+    /// ``prepare(session:logger:)``.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/cardCopyUnavailable`` when the family or body cannot (exit 64,
+    ///   before anything is fired).
+    func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver
+
     /// The ExposureTime setting this family's bulb needs before the shutter opens.
     var bulbShutterSetting: BulbShutterSetting { get }
 
@@ -62,6 +70,12 @@ extension CaptureDriver {
 
     /// Nothing to put back.
     public func finish(session: PTPSession, logger: Logger) async {}
+
+    /// A driver that cannot choose where shots are stored.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        throw CaptureError(
+            .cardCopyUnavailable, "--keep-on-card: rawcap knows no capture target for the \(name) driver's cameras")
+    }
 
     /// A driver without bulb operations.
     public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {

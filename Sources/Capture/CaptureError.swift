@@ -33,6 +33,8 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The camera is connected but not in a mode that takes remote commands (a Sony body outside "PC Remote").
         public static let remoteControlUnavailable = Code(rawValue: "remoteControlUnavailable")
 
+        /// The camera cannot keep its files on its card while rawcap downloads them (`--keep-on-card`).
+        public static let cardCopyUnavailable = Code(rawValue: "cardCopyUnavailable")
         /// The camera can give the requested exposure time neither as a shutter speed nor in bulb (`--exposure`).
         public static let exposureUnavailable = Code(rawValue: "exposureUnavailable")
 

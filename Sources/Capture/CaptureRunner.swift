@@ -93,13 +93,17 @@ public struct CaptureRunner: Sendable {
         let serial = deviceInfo.serialNumber
         journal.camera = camera
         journal.serial = serial
-        let profile = CameraProfile.select(for: identity, logger: logger)
+        var profile = CameraProfile.select(for: identity, logger: logger)
         let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
         var summary = Summary(
             files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],
             overruns: [], interrupted: false)
         var restoreFailure: String?
         do {
+            if plan.keepOnCard {
+                // The family's card capture target, or exit 64 before anything is fired.
+                profile.driver = try await profile.driver.keepingFilesOnCard(session: session)
+            }
             try await profile.driver.prepare(session: session, logger: logger)
             let rawCatalog = try await profile.rawFormatCatalog(control)
             let format = try ResolvedFormat.choose(plan.format, from: rawCatalog)
@@ -239,6 +243,7 @@ public struct CaptureRunner: Sendable {
             + (plan.bracket.isEmpty
                 ? "" : ", bracket \(plan.bracket.map { FileNamer.bracketLabel($0) }.joined(separator: " "))")
             + (quality.map { ", quality \($0)" } ?? "")
+            + (plan.keepOnCard ? ", files kept on the camera's card" : "")
             + (exposure.map { ", exposure \(ExposureSetting.format($0.request.duration.seconds)) (\($0.modeName))" } ?? "")
             + ", driver \(profile.driver.name), profile \(profile.name)"
         try journal.record(start)

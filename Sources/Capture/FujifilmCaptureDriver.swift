@@ -124,6 +124,15 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
     }
 
+    /// `--keep-on-card`: libgphoto2 has no capture target for Fujifilm bodies (`config.c` "capturetarget" covers
+    /// Canon, Nikon, Sony, Panasonic), and a tethered X body stores where its own menu says.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        throw CaptureError(
+            .cardCopyUnavailable,
+            "--keep-on-card: rawcap cannot choose where a Fujifilm body stores its shots (no capture target known); "
+                + "its own tether menu decides")
+    }
+
     /// Fujifilm bulb needs CaptureControl (0xD208).
     public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
         deviceInfo.devicePropertiesSupported.contains(FujifilmCapture.captureControlProperty)

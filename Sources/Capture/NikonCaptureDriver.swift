@@ -37,12 +37,32 @@ public struct NikonCaptureDriver: CaptureDriver {
     public let logger: Logger
     /// InitiateCaptureRecInSdram's autofocus parameter.
     public var autofocus: NikonCaptureSequence.Autofocus
-    private let state = NikonDriverState()
+    /// Where shots go: SDRAM (the default: the card is never written), or the card (`--keep-on-card`).
+    public let media: NikonRecordingMedia
+    private let state: NikonDriverState
 
     /// Creates the driver; one per run, since it remembers what it has checked and warned about.
-    public init(logger: Logger, autofocus: NikonCaptureSequence.Autofocus = .none) {
+    public init(
+        logger: Logger, autofocus: NikonCaptureSequence.Autofocus = .none, media: NikonRecordingMedia = .sdram
+    ) {
         self.logger = logger
         self.autofocus = autofocus
+        self.media = media
+        state = NikonDriverState(media: media)
+    }
+
+    /// `--keep-on-card`: shots go to the card (RecordingMedia 0 and InitiateCaptureRecInMedia with media 0, the
+    /// "3rd gen style nikon capture, can do both sdram and card" of libgphoto2 `library.c` `camera_capture`, whose
+    /// `camera_nikon_capture` then reads ObjectAdded from GetEvent) and are downloaded from there; rawcap deletes
+    /// nothing, so the card keeps them. Needs InitiateCaptureRecInMedia (0x9207): older bodies capture to SDRAM only
+    /// ("1st gen, 2nd gen nikon capture only go to SDRAM").
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        guard try await session.deviceInfo().supports(OperationCode.Nikon.initiateCaptureRecInMedia) else {
+            throw CaptureError(
+                .cardCopyUnavailable,
+                "--keep-on-card: the camera lists no InitiateCaptureRecInMedia (0x9207); it captures to SDRAM only")
+        }
+        return NikonCaptureDriver(logger: logger, autofocus: autofocus, media: .card)
     }
 
     /// Puts RecordingMedia back where it was before the run pointed captures at SDRAM, then leaves PC camera mode.
@@ -194,11 +214,12 @@ public struct NikonCaptureDriver: CaptureDriver {
         async throws -> Bool
     {
         do {
-            if bulb, info.supports(OperationCode.Nikon.initiateCaptureRecInMedia) {
-                // libgphoto2 `ptp.h` `ptp_nikon_capture2(params, af, target)`: 0x9207 with 0xFFFFFFFF (no autofocus)
-                // and 1 (SDRAM), as `_put_Nikon_Bulb` sends it.
+            if bulb || media == .card, info.supports(OperationCode.Nikon.initiateCaptureRecInMedia) {
+                // libgphoto2 `ptp.h` `ptp_nikon_capture2(params, af, target)`: 0x9207 with the autofocus mode and 1
+                // (SDRAM) or 0 (card), as `_put_Nikon_Bulb` and `camera_nikon_capture` send it.
                 try await session.execute(
-                    OperationCode.Nikon.initiateCaptureRecInMedia, parameters: [parameters.first ?? 0xFFFF_FFFF, 1])
+                    OperationCode.Nikon.initiateCaptureRecInMedia,
+                    parameters: [parameters.first ?? 0xFFFF_FFFF, media == .card ? 0 : 1])
             } else if info.supports(OperationCode.Nikon.initiateCaptureRecInSdram) {
                 try await session.execute(OperationCode.Nikon.initiateCaptureRecInSdram, parameters: parameters)
             } else {
@@ -239,11 +260,15 @@ public struct NikonCaptureDriver: CaptureDriver {
 
 /// What a ``NikonCaptureDriver`` has learnt about its camera: checked once per run.
 actor NikonDriverState {
+    /// Where shots go.
+    let media: NikonRecordingMedia
     private var deviceInfo: DeviceInfo?
     /// RecordingMedia before ``prepare(session:logger:)`` pointed captures at SDRAM, when it changed it.
     private var mediaBefore: PTPValue?
     /// Whether ``prepare(session:logger:)`` put the body in PC camera mode (ChangeCameraMode 1).
     private var pcModeSet = false
+
+    init(media: NikonRecordingMedia) { self.media = media }
 
     /// The camera's DeviceInfo; the first time, also points captures at SDRAM and warns once about each optional
     /// property the body lacks.
@@ -267,18 +292,19 @@ actor NikonDriverState {
                 logger.warning("Nikon: the camera refused ChangeCameraMode(1) (\(error)); shooting in its own mode")
             }
         }
-        let media = NikonRecordingMedia.property
-        if info.devicePropertiesSupported.contains(media) {
-            let sdram = PTPValue.uint8(NikonRecordingMedia.sdram.rawValue)
+        let property = NikonRecordingMedia.property
+        let target = media == .card ? "card" : "SDRAM"
+        if info.devicePropertiesSupported.contains(property) {
+            let wanted = PTPValue.uint8(media.rawValue)
             do {
-                let current = try await session.getDevicePropValue(media, type: .uint8)
-                if current != sdram {
-                    try await session.setDevicePropValue(media, sdram)
+                let current = try await session.getDevicePropValue(property, type: .uint8)
+                if current != wanted {
+                    try await session.setDevicePropValue(property, wanted)
                     mediaBefore = current
                 }
             } catch let error as PTPError {
                 logger.warning(
-                    "Nikon: the camera refused RecordingMedia = SDRAM (\(error)); shots go where it stores them")
+                    "Nikon: the camera refused RecordingMedia = \(target) (\(error)); shots go where it stores them")
             }
         } else {
             logger.warning("Nikon: the camera has no RecordingMedia (0xD10B); shots go where it stores them")

@@ -19,6 +19,8 @@ public struct ShootPlan: Sendable {
     public var namer: FileNamer
     /// Driver waits and retries.
     public var timing: CaptureTiming
+    /// Store each shot on the camera's card as well, where it stays as a backup (`--keep-on-card`).
+    public var keepOnCard = false
     /// The exposure time `--exposure` asks for, or `nil` to leave the shutter as set.
     public var exposure: ExposureRequest?
 

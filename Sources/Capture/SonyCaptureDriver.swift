@@ -115,6 +115,16 @@ public struct SonyCaptureDriver: CaptureDriver {
         try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
     }
 
+    /// `--keep-on-card`: a Sony in PC Remote hands its shots to the host through 0xFFFFC001 only, and rawcap does
+    /// not drive StillImageStoreDestination (0xD222, "card+sdram" 0x11 in libgphoto2 `config.c`
+    /// `sony_capturetarget`) yet.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        throw CaptureError(
+            .cardCopyUnavailable,
+            "--keep-on-card: rawcap does not set a Sony's StillImageStoreDestination (0xD222, card+SDRAM) yet; set "
+                + "\"Still Img. Save Dest.\" to \"PC+Camera\" on the camera to keep a copy on its card")
+    }
+
     /// A Sony in PC Remote holds its shutter with S2 (``prepare(session:logger:)`` has checked the control).
     public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? { nil }
 

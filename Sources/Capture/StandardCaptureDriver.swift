@@ -19,8 +19,24 @@ public struct StandardCaptureDriver: CaptureDriver {
     /// `standard`.
     public var name: String { "standard" }
 
-    /// Creates the driver.
-    public init() {}
+    /// The store InitiateCapture (and InitiateOpenCapture) names: 0 lets the camera choose.
+    public var storage: StorageID
+
+    /// Creates the driver; `storage` 0 lets the camera choose where shots go.
+    public init(storage: StorageID = StorageID(rawValue: 0)) { self.storage = storage }
+
+    /// `--keep-on-card`: InitiateCapture names the camera's removable store (ISO 15740 §10.5.14: its StorageID
+    /// parameter selects where the objects go, 0 the camera's choice), the first with StorageType removable RAM or
+    /// ROM; objects stored there stay, since rawcap deletes nothing.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        for id in try await session.getStorageIDs() {
+            let info = try await session.getStorageInfo(id)
+            if info.storageType == .removableRAM || info.storageType == .removableROM {
+                return StandardCaptureDriver(storage: id)
+            }
+        }
+        throw CaptureError(.cardCopyUnavailable, "--keep-on-card: the camera reports no removable store (card)")
+    }
 
     /// Takes one shot (see the type's description).
     public func capture(
@@ -34,7 +50,7 @@ public struct StandardCaptureDriver: CaptureDriver {
         }
         var initiateAnswer: String?
         do {
-            try await Self.initiate(session: session, timing: timing)
+            try await Self.initiate(session: session, timing: timing, storage: storage)
         } catch let error as PTPError where error.response == .generalError {
             initiateAnswer = "\(error)"
         }
@@ -65,7 +81,7 @@ public struct StandardCaptureDriver: CaptureDriver {
         hold.opening()
         let opened: PTPResponse
         do {
-            opened = try await session.execute(.initiateOpenCapture, parameters: [0, 0])
+            opened = try await session.execute(.initiateOpenCapture, parameters: [storage.rawValue, 0])
         } catch let error as PTPError where error.response == .deviceBusy {
             throw CaptureError(.cameraBusy, "the camera answered DeviceBusy to InitiateOpenCapture")
         } catch let error as PTPError where error.response == .storeFull {
@@ -152,12 +168,14 @@ public struct StandardCaptureDriver: CaptureDriver {
 
     /// InitiateCapture, retried with a doubling delay while the camera answers DeviceBusy (also the Fujifilm
     /// driver's release).
-    static func initiate(session: PTPSession, timing: CaptureTiming) async throws {
+    static func initiate(
+        session: PTPSession, timing: CaptureTiming, storage: StorageID = StorageID(rawValue: 0)
+    ) async throws {
         var delay = timing.busyDelay
         var attempt = 1
         while true {
             do {
-                try await session.initiateCapture()
+                try await session.initiateCapture(storage: storage)
                 return
             } catch let error as PTPError where error.response == .deviceBusy {
                 guard attempt < timing.busyAttempts else {

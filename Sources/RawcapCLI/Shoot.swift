@@ -58,6 +58,10 @@ extension RawcapCommand {
         @Flag(help: "With --exposure: hold the shutter open in bulb even when the camera has that shutter speed.")
         var bulb = false
 
+        @Flag(
+            help: "Store each shot on the camera's card too and leave it there as a backup (where the camera can).")
+        var keepOnCard = false
+
         @Flag(help: "Shoot RAW+JPEG and save the camera's JPEG beside the raw file, with the same name.")
         var keepJPEG = false
 
@@ -103,6 +107,7 @@ extension RawcapCommand {
                 compression: compression.dngCompression,
                 namer: try FileNamer(template: name ?? FileNamer.defaultTemplate),
                 timing: CaptureTiming(shotTimeout: .milliseconds(Int64(shotTimeout * 1000))))
+            plan.keepOnCard = keepOnCard
             plan.exposure = try exposure.map { ExposureRequest(duration: try ExposureRequest.parse($0), forceBulb: bulb) }
             return plan
         }
