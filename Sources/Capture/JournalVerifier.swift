@@ -69,6 +69,13 @@ public struct JournalVerifier: Sendable {
         guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             return Result(journalPath: journalPath, path: nil, expected: expected, actual: nil, status: .missing)
         }
+        // Only a regular file is read: a FIFO or device put in a file's place would block or never end.
+        let type = (try? FileManager.default.attributesOfItem(atPath: found))?[.type] as? FileAttributeType
+        guard type == .typeRegular else {
+            return Result(
+                journalPath: journalPath, path: found, expected: expected, actual: nil, status: .unreadable,
+                detail: "not a regular file")
+        }
         do {
             let actual = MessageDigest.hex(try MessageDigest.hashFile(.sha256, at: found))
             return Result(

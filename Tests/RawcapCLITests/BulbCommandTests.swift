@@ -174,6 +174,21 @@ import Testing
         #expect((line["foundAt"] as? String)?.hasPrefix(moved) == true, "\(line)")
     }
 
+    /// A FIFO put where a file was is reported unreadable, not read (which would block).
+    @Test func aFIFOInAFilesPlaceIsNotRead() async throws {
+        let rawcap = try ShootCommandTests.rawcap()
+        let folder = try TemporaryDirectory("pull-verify-fifo")
+        let shot = try await Subprocess.runDetached(
+            rawcap, ["shoot", "--camera", "sim", "--sim-sensor", "160x120", "--json", "-o", folder.url.path])
+        let path = try #require(ScriptContractTests.jsonLines(shot.output).first?["path"] as? String)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
+        let result = try await Subprocess.runDetached(rawcap, ["pull", "--verify", "--json", "-o", folder.url.path])
+        #expect(result.status == 65, "\(result.errorOutput)")
+        #expect(ScriptContractTests.jsonLines(result.output).first?["verify"] as? String == "unreadable")
+        #expect(result.errorOutput.contains("not a regular file"), "\(result.errorOutput)")
+    }
+
     @Test func aFolderWithoutAJournalExits66() async throws {
         let folder = try TemporaryDirectory("pull-verify-empty")
         let result = try await Subprocess.runDetached(
