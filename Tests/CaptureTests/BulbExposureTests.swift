@@ -70,6 +70,19 @@ import Testing
         try await Self.bulbShot(family: family, seconds: seconds)
     }
 
+    /// The same over PTP/IP framing (in memory and over TCP on loopback): the hold does not depend on the link.
+    @Test(arguments: [CaptureRig.Reach.ptpipInMemory, .ptpipLoopback])
+    func aBulbOverPTPIPIsMeasuredAlike(reach: CaptureRig.Reach) async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, reach: reach)
+        defer { Task { await rig.close() } }
+        var plan = ShootPlan(format: .auto, count: 1)
+        plan.exposure = ExposureRequest(duration: .seconds(1), forceBulb: true)
+        let summary = try await rig.shoot(plan)
+        #expect(summary.files.count == 1)
+        let record = try #require(await rig.camera.bulbExposures.last)
+        #expect(abs(Self.seconds(record.measured) - 1) <= 0.020, "\(reach): \(record.measured)")
+    }
+
     @Test func aThirtySecondBulbOnTheGenericBody() async throws {
         try await Self.bulbShot(family: "generic", seconds: 30)
     }
