@@ -323,6 +323,12 @@ public struct CaptureRunner: Sendable {
                     try journal.record(requested)
                     observer(.shotStarted(frame: index + 1))
 
+                    if exposure?.isBulb == true, let previous = encoding {
+                        // A bulb exposure opens once the previous shot's files are written: encoding, which keeps
+                        // every core busy, must not delay the moment the shutter closes.
+                        encoding = nil
+                        summary.files += try await previous.value
+                    }
                     let triggered = clock.now
                     let date = Date()
                     let shotIndex = index

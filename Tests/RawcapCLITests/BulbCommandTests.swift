@@ -33,6 +33,24 @@ import Testing
         #expect(requested["exposureMode"] as? String == "bulb")
     }
 
+    /// Several bulb frames in a row: each opens once the previous one's DNG is written, so encoding never makes a
+    /// close late; every frame is within 20 ms.
+    @Test func consecutiveBulbFramesAreEachHeldForTheRequestedTime() async throws {
+        let folder = try TemporaryDirectory("bulb-cli-count")
+        let result = try await Subprocess.runDetached(
+            try Self.rawcap(),
+            [
+                "shoot", "--camera", "sim", "--sim-sensor", "1024x768", "--count", "3", "--exposure", "1s", "--bulb",
+                "--compression", "lossless", "--json", "-o", folder.url.path,
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let recorded = ScriptContractTests.jsonLines(result.output).compactMap {
+            ($0["exposure"] as? [String: Any])?["seconds"] as? Double
+        }
+        #expect(recorded.count == 3)
+        #expect(recorded.allSatisfy { abs($0 - 1) <= 0.020 }, "\(recorded)")
+    }
+
     /// A time the camera has as a shutter speed is set, not held: `1/250` on the generic body.
     @Test func aShutterSpeedIsSetAsTheCameraHasIt() async throws {
         let folder = try TemporaryDirectory("exposure-cli")
@@ -187,6 +205,32 @@ import Testing
         #expect(result.status == 65, "\(result.errorOutput)")
         #expect(ScriptContractTests.jsonLines(result.output).first?["verify"] as? String == "unreadable")
         #expect(result.errorOutput.contains("not a regular file"), "\(result.errorOutput)")
+    }
+
+    /// SIGTERM while verifying: the file being read is finished, no other is started, exit 143 with the error
+    /// object last (as the first Ctrl-C does, 130). Sparse 1 GiB files make each check take a while without the disk.
+    @Test func sigtermStopsAVerificationBetweenFiles() async throws {
+        let folder = try TemporaryDirectory("pull-verify-sigterm")
+        var journal = ""
+        for index in 0..<12 {
+            let path = folder.file("big-\(index).dng").path
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: 1 << 30)
+            try handle.close()
+            journal +=
+                #"{"event":"file-written","time":"2026-01-01T00:00:00.000Z","run":"r","path":"\#(path)","sha256":"\#(String(repeating: "0", count: 64))"}"#
+                + "\n"
+        }
+        try journal.write(to: folder.file("rawcap-journal.jsonl"), atomically: true, encoding: .utf8)
+        let result = try await ScriptContractTests.runSignalled(
+            "SIGTERM", afterLine: true,
+            [try ShootCommandTests.rawcap(), "pull", "--verify", "--json", "-o", folder.url.path])
+        #expect(result.status == 143, "\(result.errorOutput)")
+        let lines = ScriptContractTests.jsonLines(result.output)
+        #expect(lines.filter { $0["verify"] != nil }.count < 12, "stopped before the last file: \(result.output)")
+        ScriptContractTests.expectErrorObject(result.output, command: "pull", status: 143)
+        #expect(result.errorOutput.contains("terminated"), "\(result.errorOutput)")
     }
 
     @Test func aFolderWithoutAJournalExits66() async throws {
