@@ -28,9 +28,26 @@ import Testing
         }
     }
 
-    /// One bulb shot of `seconds` on `family`: the emulator measures the open time within ±20 ms, the journal has the
-    /// requested and host-measured times, and the DNG records the measured time as its ExposureTime.
-    static func bulbShot(family: String, seconds: Int) async throws {
+    /// Attempts at a timed measurement before a test gives up: the host and the emulated camera share this test
+    /// process's two-thread pool with every other suite running at once, so one attempt can be late by the time
+    /// another suite holds both threads (up to 340 ms seen when all of CaptureTests runs in parallel). A hold that is
+    /// systematically off fails every attempt.
+    static let timingAttempts = 3
+
+    /// `bulbShot` until an attempt is within ±20 ms on both sides, at most ``timingAttempts`` times.
+    static func measuredBulbShot(family: String, seconds: Int, attempts: Int = timingAttempts) async throws {
+        var seen: [String] = []
+        for _ in 0..<attempts {
+            let (camera, host) = try await bulbShot(family: family, seconds: seconds)
+            if abs(camera - Double(seconds)) <= 0.020, abs(host - Double(seconds)) <= 0.020 { return }
+            seen.append("camera \(camera) s, host \(host) s")
+        }
+        Issue.record("\(family) \(seconds) s: never within 20 ms in \(attempts) attempts: \(seen)")
+    }
+
+    /// One bulb shot of `seconds` on `family`: the journal has the requested and host-measured times, the DNG records
+    /// the emulator's measured time as its ExposureTime; returns the emulator's and the host's measured open times.
+    static func bulbShot(family: String, seconds: Int) async throws -> (camera: Double, host: Double) {
         let rig = try await CaptureRig(width: 160, height: 120, model: try CameraModel.named(family))
         defer { Task { await rig.close() } }
         var plan = ShootPlan(format: .auto, count: 1)
@@ -40,15 +57,13 @@ import Testing
         let records = await rig.camera.bulbExposures
         let record = try #require(records.last)
         #expect(records.count == 1)
-        let error = Self.seconds(record.measured) - Double(seconds)
-        #expect(abs(error) <= 0.020, "\(family) \(seconds) s: the emulator measured \(record.measured)")
         let operations = Self.bulbOperations(family)
         #expect(record.openedBy == operations.open && record.closedBy == operations.close, "\(record)")
 
         let journal = rig.journal
         let closed = try #require(journal.first { $0.event == JournalEntry.Event.bulbClosed })
         #expect(closed.exposure == Double(seconds))
-        #expect(abs((closed.openSeconds ?? 0) - Double(seconds)) <= 0.020, "host measured \(closed.openSeconds ?? 0)")
+        let host = try #require(closed.openSeconds)
         let requested = try #require(journal.first { $0.event == JournalEntry.Event.shotRequested })
         #expect(requested.exposure == Double(seconds) && requested.exposureMode == "bulb")
 
@@ -63,28 +78,34 @@ import Testing
                 : try await rig.value(.exposureTime)
             #expect(value != .uint32(0xFFFF_FFFF), "ExposureTime restored")
         }
+        return (Self.seconds(record.measured), host)
     }
 
     @Test(arguments: ["generic", "nikon", "canon", "sony", "fuji"], [1, 5])
     func theEmulatorMeasuresTheBulbTime(family: String, seconds: Int) async throws {
-        try await Self.bulbShot(family: family, seconds: seconds)
+        try await Self.measuredBulbShot(family: family, seconds: seconds)
     }
 
     /// The same over PTP/IP framing (in memory and over TCP on loopback): the hold does not depend on the link.
     @Test(arguments: [CaptureRig.Reach.ptpipInMemory, .ptpipLoopback])
     func aBulbOverPTPIPIsMeasuredAlike(reach: CaptureRig.Reach) async throws {
-        let rig = try await CaptureRig(width: 160, height: 120, reach: reach)
-        defer { Task { await rig.close() } }
-        var plan = ShootPlan(format: .auto, count: 1)
-        plan.exposure = ExposureRequest(duration: .seconds(1), forceBulb: true)
-        let summary = try await rig.shoot(plan)
-        #expect(summary.files.count == 1)
-        let record = try #require(await rig.camera.bulbExposures.last)
-        #expect(abs(Self.seconds(record.measured) - 1) <= 0.020, "\(reach): \(record.measured)")
+        var seen: [Duration] = []
+        for _ in 0..<Self.timingAttempts {
+            let rig = try await CaptureRig(width: 160, height: 120, reach: reach)
+            var plan = ShootPlan(format: .auto, count: 1)
+            plan.exposure = ExposureRequest(duration: .seconds(1), forceBulb: true)
+            let summary = try await rig.shoot(plan)
+            #expect(summary.files.count == 1)
+            let record = try #require(await rig.camera.bulbExposures.last)
+            await rig.close()
+            if abs(Self.seconds(record.measured) - 1) <= 0.020 { return }
+            seen.append(record.measured)
+        }
+        Issue.record("\(reach): never within 20 ms: \(seen)")
     }
 
     @Test func aThirtySecondBulbOnTheGenericBody() async throws {
-        try await Self.bulbShot(family: "generic", seconds: 30)
+        try await Self.measuredBulbShot(family: "generic", seconds: 30, attempts: 2)
     }
 
     /// A duration the camera has as a shutter speed is set (snapped to the descriptor), not held in bulb; one longer

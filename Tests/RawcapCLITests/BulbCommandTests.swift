@@ -12,6 +12,19 @@ import Testing
     /// file's exposure time as the emulator measured it (±20 ms).
     @Test(arguments: ["generic", "nikon", "canon", "sony", "fuji"])
     func aBulbShotIsHeldForTheRequestedTime(model: String) async throws {
+        // A few attempts: on a machine whose two cores are busy with other suites, one run can wake late
+        // (BulbExposureTests.timingAttempts); a hold that is systematically off fails every one.
+        var seen: [String] = []
+        for _ in 0..<3 {
+            let (camera, host) = try await Self.bulbShot(model: model)
+            if abs(camera - 2) <= 0.020, abs(host - 2) <= 0.020 { return }
+            seen.append("camera \(camera) s, host \(host) s")
+        }
+        Issue.record("\(model): never within 20 ms of 2 s: \(seen)")
+    }
+
+    /// One 2 s bulb shot: its file's exposure time as the emulator measured it, and the journal's host-side time.
+    static func bulbShot(model: String) async throws -> (camera: Double, host: Double) {
         let folder = try TemporaryDirectory("bulb-cli")
         let result = try await Subprocess.runDetached(
             try Self.rawcap(),
@@ -24,18 +37,28 @@ import Testing
         #expect(lines.count == 1, "\(result.output)")
         let exposure = lines.first?["exposure"] as? [String: Any]
         let recorded = try #require(exposure?["seconds"] as? Double, "\(lines)")
-        #expect(abs(recorded - 2) <= 0.020, "the emulator measured \(recorded) s")
         let journal = try ShootCommandTests.journal(folder)
         let closed = try #require(journal.first { $0["event"] as? String == "bulb-closed" })
         #expect(closed["exposure"] as? Double == 2)
-        #expect(abs((closed["openSeconds"] as? Double ?? 0) - 2) <= 0.020, "\(closed)")
+        let host = try #require(closed["openSeconds"] as? Double, "\(closed)")
         let requested = try #require(journal.first { $0["event"] as? String == "shot-requested" })
         #expect(requested["exposureMode"] as? String == "bulb")
+        return (recorded, host)
     }
 
     /// Several bulb frames in a row: each opens once the previous one's DNG is written, so encoding never makes a
     /// close late; every frame is within 20 ms.
     @Test func consecutiveBulbFramesAreEachHeldForTheRequestedTime() async throws {
+        var seen: [[Double]] = []
+        for _ in 0..<3 {
+            let recorded = try await Self.consecutiveBulbFrames()
+            if recorded.count == 3, recorded.allSatisfy({ abs($0 - 1) <= 0.020 }) { return }
+            seen.append(recorded)
+        }
+        Issue.record("three 1 s bulb frames never all within 20 ms: \(seen)")
+    }
+
+    static func consecutiveBulbFrames() async throws -> [Double] {
         let folder = try TemporaryDirectory("bulb-cli-count")
         let result = try await Subprocess.runDetached(
             try Self.rawcap(),
@@ -48,7 +71,7 @@ import Testing
             ($0["exposure"] as? [String: Any])?["seconds"] as? Double
         }
         #expect(recorded.count == 3)
-        #expect(recorded.allSatisfy { abs($0 - 1) <= 0.020 }, "\(recorded)")
+        return recorded
     }
 
     /// A time the camera has as a shutter speed is set, not held: `1/250` on the generic body.
