@@ -40,6 +40,10 @@ public struct SonyCaptureDriver: CaptureDriver {
     actor Capabilities {
         var halfPress = true
         var logger = Logger(label: "rawcap.capture.sony")
+        /// StillImageStoreDestination before `--keep-on-card` changed it, to put back in `finish`.
+        var destinationBefore: PTPValue?
+
+        func setDestinationBefore(_ value: PTPValue?) { destinationBefore = value }
 
         func update(halfPress: Bool, logger: Logger) {
             self.halfPress = halfPress
@@ -54,6 +58,8 @@ public struct SonyCaptureDriver: CaptureDriver {
     /// Pause between polls of ObjectInMemory.
     public var pollInterval: Duration
     private let capabilities = Capabilities()
+    /// Store each shot on the card too (`--keep-on-card`: StillImageStoreDestination card+SDRAM).
+    public private(set) var keepsFilesOnCard = false
 
     /// Creates the driver.
     public init(pollInterval: Duration = .milliseconds(50)) {
@@ -100,6 +106,7 @@ public struct SonyCaptureDriver: CaptureDriver {
                 "the Sony camera refused PriorityMode (0xD25A) = application (\(error)); its dials may keep control of settings"
             )
         }
+        if keepsFilesOnCard { try await storeOnCardAndHost(session: session) }
         let halfPress = controls.contains(SonyControl.halfPress)
         if !halfPress {
             logger.warning("the Sony camera has no half-press control (S1, 0xD2C1): shooting without autofocus")
@@ -115,14 +122,42 @@ public struct SonyCaptureDriver: CaptureDriver {
         try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
     }
 
-    /// `--keep-on-card`: a Sony in PC Remote hands its shots to the host through 0xFFFFC001 only, and rawcap does
-    /// not drive StillImageStoreDestination (0xD222, "card+sdram" 0x11 in libgphoto2 `config.c`
-    /// `sony_capturetarget`) yet.
+    /// `--keep-on-card`: StillImageStoreDestination (0xD222) = card+SDRAM (0x0011, libgphoto2 `config.c`
+    /// `sony_capturetarget`) in ``prepare(session:logger:)``, put back in ``finish(session:logger:)``; a body that
+    /// does not offer the value is refused there, before anything is fired.
     public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
-        throw CaptureError(
-            .cardCopyUnavailable,
-            "--keep-on-card: rawcap does not set a Sony's StillImageStoreDestination (0xD222, card+SDRAM) yet; set "
-                + "\"Still Img. Save Dest.\" to \"PC+Camera\" on the camera to keep a copy on its card")
+        var driver = SonyCaptureDriver(unavailableReason: unavailableReason, pollInterval: pollInterval)
+        driver.keepsFilesOnCard = true
+        return driver
+    }
+
+    /// Puts StillImageStoreDestination back where `--keep-on-card` found it.
+    public func finish(session: PTPSession, logger: Logger) async {
+        guard let before = await capabilities.destinationBefore else { return }
+        do {
+            try await session.sonySetControlDeviceA(SonyControl.storeDestinationProperty, before)
+            await capabilities.setDestinationBefore(nil)
+        } catch {
+            logger.warning("Sony: could not put StillImageStoreDestination back to \(before) (\(error))")
+        }
+    }
+
+    /// Sets StillImageStoreDestination to card+SDRAM, or refuses when the body does not offer it.
+    private func storeOnCardAndHost(session: PTPSession) async throws {
+        let properties = try await session.sonyGetAllDevicePropData()
+        let wanted = PTPValue.uint16(SonyControl.storeOnCardAndHost)
+        guard let description = properties[SonyControl.storeDestinationProperty],
+            case .enumeration(let values) = description.form, values.contains(wanted)
+        else {
+            throw CaptureError(
+                .cardCopyUnavailable,
+                "--keep-on-card: the camera does not offer StillImageStoreDestination (0xD222) card+SDRAM (0x11); set "
+                    + "\"Still Img. Save Dest.\" to \"PC+Camera\" on the camera instead")
+        }
+        if description.currentValue != wanted {
+            try await session.sonySetControlDeviceA(SonyControl.storeDestinationProperty, wanted)
+            await capabilities.setDestinationBefore(description.currentValue)
+        }
     }
 
     /// A Sony in PC Remote holds its shutter with S2 (``prepare(session:logger:)`` has checked the control).

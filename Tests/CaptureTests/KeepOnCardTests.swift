@@ -17,7 +17,7 @@ import Testing
         return names.sorted()
     }
 
-    @Test(arguments: ["generic", "nikon", "canon"])
+    @Test(arguments: ["generic", "nikon", "canon", "sony"])
     func theShotsStayOnTheCard(family: String) async throws {
         let rig = try await CaptureRig(width: 160, height: 120, model: try CameraModel.named(family))
         defer { Task { await rig.close() } }
@@ -33,8 +33,9 @@ import Testing
         #expect(start.detail?.contains("kept on the camera's card") == true)
     }
 
-    /// Without the option, the vendor bodies shoot to their memory (Nikon SDRAM, Canon host): the card stays empty.
-    @Test(arguments: ["nikon", "canon"])
+    /// Without the option, the vendor bodies shoot to their memory (Nikon SDRAM, Canon host, Sony host): the card
+    /// stays empty.
+    @Test(arguments: ["nikon", "canon", "sony"])
     func withoutTheOptionTheCardStaysEmpty(family: String) async throws {
         let rig = try await CaptureRig(width: 160, height: 120, model: try CameraModel.named(family))
         defer { Task { await rig.close() } }
@@ -57,8 +58,23 @@ import Testing
         #expect(record.openedBy == OperationCode.Nikon.initiateCaptureRecInMedia)
     }
 
-    /// Sony and Fujifilm: a clear error before anything is fired.
-    @Test(arguments: ["sony", "fuji"])
+    /// The Sony's StillImageStoreDestination is card+SDRAM for the run and put back afterwards.
+    @Test func theSonyStoreDestinationIsPutBack() async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, model: .sony)
+        defer { Task { await rig.close() } }
+        var plan = ShootPlan(format: .auto, count: 1)
+        plan.keepOnCard = true
+        _ = try await rig.shoot(plan)
+        let set = await rig.camera.transcript.filter {
+            $0.code == OperationCode.Sony.setControlDeviceA && $0.parameters.first == 0xD222
+        }
+        #expect(set.count == 2, "set to card+SDRAM, then back")
+        let after = try await rig.session.sonyGetAllDevicePropData()[SonyControl.storeDestinationProperty]
+        #expect(after?.currentValue == .uint16(SonyControl.storeOnHost))
+    }
+
+    /// Fujifilm: a clear error before anything is fired.
+    @Test(arguments: ["fuji"])
     func familiesWithoutACardTargetAreRefused(family: String) async throws {
         let rig = try await CaptureRig(width: 160, height: 120, model: try CameraModel.named(family))
         defer { Task { await rig.close() } }

@@ -282,7 +282,7 @@ import Testing
         #expect((start["detail"] as? String)?.contains("kept on the camera's card") == true, "\(start)")
     }
 
-    @Test(arguments: ["sony", "fuji"])
+    @Test(arguments: ["fuji"])
     func aBodyWithoutACardTargetExits64(model: String) async throws {
         let folder = try TemporaryDirectory("keep-on-card-refused")
         let result = try await Subprocess.runDetached(
