@@ -71,6 +71,12 @@ extension CameraModel {
         model.defaultRawBitDepth = 14
         model.captureTargetProperty = CanonEOSCapture.captureDestinationProperty
         model.personality = .canonEOS
+        // Bulb: a full press of RemoteReleaseOn opens the shutter and RemoteReleaseOff closes it while the shutter
+        // speed is bulb (libgphoto2 `config.c` "eosremoterelease" Press Full / Release Full; "For bulb capture to
+        // work, make sure the mode dial is switched to 'M' and set 'shutterspeed' to 'bulb'", `_put_Canon_EOS_Bulb`).
+        // A real body's Tv is the EOS property 0xD102 (bulb 0x0C, `canon_shutterspeed`); the emulated body keeps its
+        // shutter on the standard ExposureTime, where 0xFFFFFFFF stands for bulb.
+        model.bulbExposureTimeValue = 0xFFFF_FFFF
         model.usbVendorID = 0x04A9
         // libgphoto2 `models[]`: "Canon:EOS 5D Mark IV", 0x04a9, 0x3281, PTP_CAP|PTP_CAP_PREVIEW|PTP_DONT_CLOSE_SESSION
         // (libgphoto2 leaves the session open; the next host's OpenSession gets SessionAlreadyOpened, which it takes

@@ -47,7 +47,9 @@ extension CameraModel {
         model.hasCaptureTarget = false
         model.personality = .fujifilm
         // Live view over USB (`EmulatedCamera+LiveView.swift`): libgphoto2 `camera_capture_preview` starts it with
-        // InitiateOpenCapture (0x101C); the X-T2's entry in `models[]` has PTP_CAP_PREVIEW.
+        // InitiateOpenCapture (0x101C); the X-T2's entry in `models[]` has PTP_CAP_PREVIEW, and a body in PC mode
+        // lists 0x101C/0x1018 (libgphoto2 `camlibs/ptp2/cameras/fuji-x-s10.txt`). Its bulb is still CaptureControl
+        // around InitiateCapture (`config.c` `_put_Fuji_Bulb`), not the standard open capture.
         model.operationsSupported += [.initiateOpenCapture, .terminateOpenCapture]
         model.usbVendorID = USBVendorID.fujifilm.rawValue
         // libgphoto2 `models[]` flags this entry PTP_CAP|PTP_CAP_PREVIEW ("with new updated firmware 1.1").

@@ -65,7 +65,12 @@ extension CameraModel {
             // 0x9203, MfDrive 0x9204.
             OperationCode.Nikon.afDrive, OperationCode.Nikon.startLiveView, OperationCode.Nikon.endLiveView,
             OperationCode.Nikon.getLiveViewImage, OperationCode.Nikon.mfDrive,
+            // Bulb ends with TerminateCapture (libgphoto2 `config.c` `_put_Nikon_Bulb`; its menu entry needs 0x920C).
+            OperationCode.Nikon.terminateCapture,
         ]
+        // ExposureTime 0xFFFFFFFF is bulb (`_put_Nikon_Bulb` sets it; the D850's 0x500D enumeration in
+        // `nikon-d850.txt` ends with 4294967295 and 4294967293).
+        model.bulbExposureTimeValue = 0xFFFF_FFFF
         model.qualityProperty = .compressionSetting
         model.qualityValues =
             (0...5).map { QualityValue(value: .uint8($0), quality: .jpeg) }

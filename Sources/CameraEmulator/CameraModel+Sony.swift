@@ -51,6 +51,10 @@ extension CameraModel {
         model.defaultRawBitDepth = 14
         model.hasCaptureTarget = false
         model.personality = .sony
+        // Bulb is S2 held down while the shutter speed is bulb (libgphoto2 `config.c` `_put_Sony_Bulb`). A real
+        // body's shutter is ShutterSpeed 0xD20D, where bulb is 0 (`_get_Sony_ShutterSpeed`); the emulated body keeps
+        // its shutter on the standard ExposureTime, where 0xFFFFFFFF stands for bulb.
+        model.bulbExposureTimeValue = 0xFFFF_FFFF
         model.usbVendorID = USBVendorID.sony.rawValue
         // libgphoto2 `library.c` `models[]`: "Sony:Alpha-A7 III (PC Control)", 0x054c, 0x0c34, PTP_CAP|PTP_CAP_PREVIEW.
         model.usbProductID = 0x0C34

@@ -69,6 +69,10 @@ public struct CameraModel: Hashable, Sendable {
     public var apertures: [UInt16]
     /// Shutter speeds offered (ExposureTime 0x500D).
     public var shutterSpeeds: [ShutterSpeed]
+    /// The ExposureTime (0x500D) value that selects bulb, listed after ``shutterSpeeds``, on a body whose bulb is a
+    /// shutter setting (a Nikon's 0xFFFFFFFF); `nil` when the body has none (the generic body's bulb is
+    /// InitiateOpenCapture, whatever the shutter speed).
+    public var bulbExposureTimeValue: UInt32? = nil
     /// Exposure bias steps offered, in thirds of an EV (ExposureBiasCompensation 0x5010 carries 1/1000 EV).
     public var biasThirds: ClosedRange<Int>
     /// Whether the camera has an exposure bias property (ExposureBiasCompensation, 0x5010); some bodies only
@@ -169,6 +173,8 @@ public struct CameraModel: Hashable, Sendable {
             .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
             .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
             .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject,
+            // The standard bulb (ISO 15740 §10.5.26/§10.5.21; libgphoto2 `config.c` `_put_OpenCapture`).
+            .initiateOpenCapture, .terminateOpenCapture,
         ],
         qualityProperty: .compressionSetting,
         qualityValues: [
@@ -199,6 +205,16 @@ public struct CameraModel: Hashable, Sendable {
         return model
     }()
 
+    /// The generic personality without bulb (`generic-no-bulb`): it lists neither InitiateOpenCapture nor
+    /// TerminateOpenCapture, as most plain PTP cameras do (libgphoto2's summary then says "No Open Capture"), so a
+    /// host can ask it for no exposure longer than its longest shutter speed.
+    public static let genericWithoutBulb: CameraModel = {
+        var model = CameraModel.generic
+        model.identifier = "generic-no-bulb"
+        model.operationsSupported.removeAll { $0 == .initiateOpenCapture || $0 == .terminateOpenCapture }
+        return model
+    }()
+
     /// The generic camera with the hostile personality (`--model hostile`): it shoots like ``generic`` and attacks
     /// its host the ways its `hostile=` faults choose (``HostileBehaviour``; `traversal` when none is given). Its
     /// own small default sensor keeps the attacks quick.
@@ -215,7 +231,7 @@ public struct CameraModel: Hashable, Sendable {
 
     /// Every personality rawcap ships, by ``identifier``.
     public static let all: [CameraModel] = [
-        .generic, .genericWithoutExposureBias, .nikon, .nikonWithoutObjectEvents, .canon, .sony, .sonyOutsidePCRemote,
+        .generic, .genericWithoutExposureBias, .genericWithoutBulb, .nikon, .nikonWithoutObjectEvents, .canon, .sony, .sonyOutsidePCRemote,
         .fujifilm, .hostile,
     ]
 

@@ -89,16 +89,23 @@ extension EmulatedCamera {
         case OperationCode.Canon.setDevicePropValueEx:
             guard let bytes = dataOut else { return PTPResponderReply(.invalidDataset) }
             return setCanonProperty(bytes)
-        case OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOff,
-            OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock:
+        case OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.setUILock,
+            OperationCode.Canon.resetUILock:
             return PTPResponderReply()
+        case OperationCode.Canon.remoteReleaseOff:
+            // Releasing the full press ends a bulb exposure (libgphoto2 `config.c` "eosremoterelease" Release Full
+            // sends RemoteReleaseOff 2); otherwise lifting a button changes nothing.
+            guard parameter(0) & 2 != 0, let open = bulb, open.opening == .canonEOS else { return PTPResponderReply() }
+            return closeBulb(by: OperationCode.Canon.remoteReleaseOff) { open in
+                canonRelease(transactionID: open.transactionID)
+            }
         case OperationCode.Canon.remoteReleaseOn:
             // 1 half press, 2 full press (after a half press), 3 both at once (libgphoto2 `config.c` "eosremoterelease":
             // "Press Full" sends 2 after 1, "Press Full MF" sends 3): the shutter fires on 2 and 3.
             guard parameter(0) & 2 != 0 else { return PTPResponderReply() }
             return canonRelease(transactionID: request.transactionID)
         case OperationCode.Canon.remoteRelease:
-            return canonRelease(transactionID: request.transactionID)
+            return canonRelease(transactionID: request.transactionID, operation: request.code)
         case OperationCode.Canon.eosGetStorageIDs:
             // EOS GetStorageIDs answers what GetStorageIDs does (a PTP array of UINT32, `ptp.c`
             // `ptp_canon_eos_getstorageids`), EOS GetStorageInfo a StorageInfo dataset (the layout of the one dump
@@ -173,12 +180,20 @@ extension EmulatedCamera {
         return PTPResponderReply()
     }
 
-    /// A release by the host, or with `byBody` by the body's own shutter button (``pressShutter(timeout:)``), which
-    /// works in any remote mode.
-    func canonRelease(transactionID: UInt32, byBody: Bool = false) -> PTPResponderReply {
+    /// A release by the host (RemoteReleaseOn, or the older RemoteRelease), or with `byBody` by the body's own
+    /// shutter button (``pressShutter(timeout:)``), which works in any remote mode.
+    func canonRelease(
+        transactionID: UInt32, operation: OperationCode = OperationCode.Canon.remoteReleaseOn, byBody: Bool = false
+    ) -> PTPResponderReply {
         // A body not in remote mode ignores the host's shutter; a busy one (developing, buffer full) refuses.
-        guard byBody || canon.remoteMode != 0, captureTask == nil, canon.held.count < CanonEmulatorState.maxHeldObjects else {
+        guard byBody || canon.remoteMode != 0, captureTask == nil, bulb == nil,
+            canon.held.count < CanonEmulatorState.maxHeldObjects
+        else {
             return PTPResponderReply(.deviceBusy)
+        }
+        if shutterIsBulb, bulbExposureTime == nil {
+            // The shutter at bulb: open while the button is held, until RemoteReleaseOff.
+            return openBulb(.canonEOS, by: operation, transactionID: transactionID)
         }
         let format = canon.imageFormat
         let quality: ImageQuality = format.includesRaw ? (format.includesJPEG ? .rawPlusJPEG : .raw) : .jpeg

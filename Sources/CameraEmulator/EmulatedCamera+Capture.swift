@@ -13,7 +13,7 @@ extension EmulatedCamera {
     /// - Returns: OK; DeviceBusy while the previous shot develops; InvalidStorageID, InvalidObjectFormatCode, or
     ///   StoreFull when the store lacks room for a shot.
     func initiateCapture(storage: UInt32, format: UInt32, transactionID: UInt32) -> PTPResponderReply {
-        guard captureTask == nil else { return PTPResponderReply(.deviceBusy) }
+        guard captureTask == nil, bulb == nil else { return PTPResponderReply(.deviceBusy) }
         let target = storage == 0 ? captureTargetStorage : StorageID(rawValue: storage)
         guard store.store(target) != nil else { return PTPResponderReply(.invalidStorageID) }
         let quality: ImageQuality

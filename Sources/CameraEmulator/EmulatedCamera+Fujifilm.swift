@@ -33,7 +33,8 @@ extension EmulatedCamera {
     /// The operations a Fujifilm body answers its own way:
     ///
     /// - InitiateCapture does what CaptureControl (0xD208) says: 0x0200 focuses (AFStatus becomes 2, nothing is
-    ///   stored), 0x0304 shoots (the standard capture, ObjectAdded per object), 0x0004 cancels focus; others are
+    ///   stored), 0x0304 shoots (the standard capture, ObjectAdded per object), 0x0500 opens the shutter in bulb
+    ///   and 0x000C closes it (the shot is then stored as 0x0304's), 0x0004 cancels focus; others are
     ///   accepted and do nothing. While PriorityMode is not 2 (USB) the body refuses with AccessDenied: the
     ///   emulator, stricter than the body, makes a host that skips the priority hand-over fail here.
     /// - GetDevicePropValue of 0xD212 returns the change list (``PTP/FujifilmPropertyChangeList``) and empties it.
@@ -51,6 +52,16 @@ extension EmulatedCamera {
                 return PTPResponderReply()
             case FujifilmCapture.shootControl, nil:
                 return nil
+            case FujifilmCapture.bulbStartControl:
+                // Bulb: the shutter opens now and stays open until InitiateCapture with 0x000C (libgphoto2
+                // `config.c` `_put_Fuji_Bulb`).
+                return openBulb(.fujifilm, by: .initiateCapture, transactionID: request.transactionID)
+            case FujifilmCapture.bulbEndControl:
+                guard let open = bulb, open.opening == .fujifilm else { return PTPResponderReply(.generalError) }
+                // The shot is stored and announced as a standard capture's (ObjectAdded, CaptureComplete).
+                return closeBulb(by: .initiateCapture) { open in
+                    initiateCapture(storage: 0, format: 0, transactionID: open.transactionID)
+                }
             default:
                 properties.setCurrent(DevicePropertyCode.Fujifilm.afStatus, .uint16(0))
                 return PTPResponderReply()

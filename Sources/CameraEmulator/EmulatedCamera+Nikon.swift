@@ -64,16 +64,29 @@ extension EmulatedCamera {
         switch request.code {
         case OperationCode.Nikon.initiateCaptureRecInSdram:
             guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
-            return nikonCapture(toCard: false, transactionID: request.transactionID)
+            return nikonCapture(toCard: false, operation: request.code, transactionID: request.transactionID)
         case OperationCode.Nikon.initiateCaptureRecInMedia:
             guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
             guard parameter(1) <= 1 else { return PTPResponderReply(.invalidParameter) }
-            return nikonCapture(toCard: parameter(1) == 0, transactionID: request.transactionID)
+            return nikonCapture(toCard: parameter(1) == 0, operation: request.code, transactionID: request.transactionID)
         case .initiateCapture:
             // The standard capture stores on the card, reported through GetEvent like every Nikon event.
-            return nikonCapture(toCard: true, transactionID: request.transactionID)
+            return nikonCapture(toCard: true, operation: request.code, transactionID: request.transactionID)
         case OperationCode.Nikon.deviceReady:
+            // While a bulb exposure is open the body answers BulbReleaseBusy (0xA200), which libgphoto2 `config.c`
+            // `nikon_wait_busy` waits out like DeviceBusy.
+            if bulb != nil { return PTPResponderReply(ResponseCode.Nikon.bulbReleaseBusy) }
             return PTPResponderReply(captureTask == nil ? .ok : .deviceBusy)
+        case OperationCode.Nikon.terminateCapture:
+            // Ends the bulb exposure (libgphoto2 `config.c` `_put_Nikon_Bulb`: TerminateCapture(0, 0)); without one
+            // open there is nothing to end.
+            guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
+            guard let open = bulb, case .nikon(let toCard) = open.opening else {
+                return PTPResponderReply(.generalError)
+            }
+            return closeBulb(by: OperationCode.Nikon.terminateCapture) { open in
+                nikonCapture(toCard: toCard, operation: open.openedBy, transactionID: open.transactionID)
+            }
         case OperationCode.Nikon.getEvent:
             let list = NikonEventList(nikon.events)
             nikon.events.removeAll()
@@ -128,8 +141,16 @@ extension EmulatedCamera {
 
     /// A Nikon shot to the card or SDRAM; `byBody` for the body's own shutter button (``pressShutter(timeout:)``),
     /// whose shot joins the SDRAM buffer after the shots still waiting there instead of replacing them.
-    func nikonCapture(toCard: Bool, transactionID: UInt32, byBody: Bool = false) -> PTPResponderReply {
-        guard captureTask == nil else { return PTPResponderReply(.deviceBusy) }
+    func nikonCapture(
+        toCard: Bool, operation: OperationCode = OperationCode.Nikon.initiateCaptureRecInSdram, transactionID: UInt32,
+        byBody: Bool = false
+    ) -> PTPResponderReply {
+        guard captureTask == nil, bulb == nil else { return PTPResponderReply(.deviceBusy) }
+        if !byBody, shutterIsBulb, bulbExposureTime == nil {
+            // ExposureTime at bulb: the shutter opens now and stays open until TerminateCapture (libgphoto2
+            // `config.c` `_put_Nikon_Bulb`).
+            return openBulb(.nikon(toCard: toCard), by: operation, transactionID: transactionID)
+        }
         let quality = currentQuality
         if toCard {
             guard let free = store.store(Self.cardStorageID)?.freeBytes, free >= estimatedShotByteCount(quality) else {

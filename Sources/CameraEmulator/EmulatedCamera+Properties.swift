@@ -69,7 +69,8 @@ extension EmulatedCamera {
     /// The exposure the controls describe: shutter, aperture, ISO, bias and focal length.
     func currentExposure() throws(RawImageError) -> ExposureSettings {
         let shutterValue = properties.integer(.exposureTime).flatMap(UInt32.init(exactly:))
-        let shutter = model.shutterSpeeds.first { $0.propertyValue == shutterValue }?.nominal
+        // A bulb shot records the time its shutter was held open (`EmulatedCamera+Bulb.swift`).
+        let shutter = bulbExposureTime ?? model.shutterSpeeds.first { $0.propertyValue == shutterValue }?.nominal
         guard let shutter else { throw RawImageError(.invalidSettings, "exposure time \(String(describing: shutterValue))") }
         let fNumber = Double(properties.integer(.fNumber) ?? 800) / 100
         let iso = properties.integer(.exposureIndex) ?? 100
@@ -113,7 +114,9 @@ extension EmulatedCamera {
             current: .uint16(model.apertures.contains(800) ? 800 : model.apertures[0]))
         let focal = PTPValue.uint32(UInt32(model.focalLength * 100))
         enumeration(.focalLength, .uint32, [focal], current: focal, settable: false)
-        let shutters = model.shutterSpeeds.map { PTPValue.uint32($0.propertyValue) }
+        let shutters =
+            model.shutterSpeeds.map { PTPValue.uint32($0.propertyValue) }
+            + (model.bulbExposureTimeValue.map { [PTPValue.uint32($0)] } ?? [])
         let standardShutter = model.shutterSpeeds.first { $0.nominal == Rational(1, 125) } ?? model.shutterSpeeds[0]
         enumeration(.exposureTime, .uint32, shutters, current: .uint32(standardShutter.propertyValue))
         enumeration(

@@ -48,6 +48,14 @@ extension EmulatedCamera {
             DevicePropDesc(
                 propertyCode: SonyControl.priorityModeProperty, dataType: .uint8, getSet: 1,
                 factoryDefaultValue: .uint8(0), currentValue: .uint8(0), form: .enumeration([.uint8(0), .uint8(1)])))
+        // StillImageStoreDestination as libgphoto2 `ptp.h` quotes a body's description: UINT16, enumeration 1, 17,
+        // 16. The emulated body starts at 1 (the host only), as a body in PC Remote does by default.
+        let destinations: [UInt16] = [SonyControl.storeOnHost, SonyControl.storeOnCardAndHost, 0x0010]
+        table.add(
+            DevicePropDesc(
+                propertyCode: SonyControl.storeDestinationProperty, dataType: .uint16, getSet: 1,
+                factoryDefaultValue: .uint16(SonyControl.storeOnHost), currentValue: .uint16(SonyControl.storeOnHost),
+                form: .enumeration(destinations.map(PTPValue.uint16))))
     }
 
     /// The operations of a Sony body in PC Remote mode (libgphoto2 `ptp.c` `ptp_sony_sdioconnect`,
@@ -117,7 +125,20 @@ extension EmulatedCamera {
                 value == Int(SonyControl.pressed) || value == Int(SonyControl.released)
             else { return PTPResponderReply(.invalidDevicePropValue) }
             let wasDown = sony.buttons[control] == SonyControl.pressed
-            if control == SonyControl.fullPress, value == Int(SonyControl.pressed), !wasDown {
+            if control == SonyControl.fullPress, value == Int(SonyControl.pressed), !wasDown, shutterIsBulb {
+                // The shutter at bulb: open while S2 is held (libgphoto2 `config.c` `_put_Sony_Bulb`).
+                let reply = openBulb(.sony, by: OperationCode.Sony.setControlDeviceB, transactionID: request.transactionID)
+                guard reply.code == .ok else { return reply }
+            } else if control == SonyControl.fullPress, value == Int(SonyControl.released), let open = bulb,
+                open.opening == .sony
+            {
+                // S2 let go closes the bulb exposure; the shot goes to camera memory as a timed one does.
+                let reply = closeBulb(by: OperationCode.Sony.setControlDeviceB) { open in
+                    initiateCapture(
+                        storage: Self.memoryStorageID.rawValue, format: 0, transactionID: open.transactionID)
+                }
+                guard reply.code == .ok else { return reply }
+            } else if control == SonyControl.fullPress, value == Int(SonyControl.pressed), !wasDown {
                 // S2 down releases the shutter; in PC Remote the shot goes to the host, kept in camera memory
                 // until it is read at 0xFFFFC001.
                 let reply = initiateCapture(
@@ -155,6 +176,18 @@ extension EmulatedCamera {
     /// objects join the buffer.
     func sonyShotEvents(_ stored: [ObjectHandle]) -> [PTPEvent] {
         sony.pending += stored
+        // StillImageStoreDestination with the card bit (0x10): each object is also written to the card, where it
+        // stays. (The emulated body hands every shot to the host as well, whatever the value.)
+        if let destination = properties.integer(SonyControl.storeDestinationProperty), destination & 0x10 != 0,
+            let folder = captureFolder()
+        {
+            for handle in stored {
+                guard var object = store.object(handle) else { continue }
+                object.info.storageID = Self.cardStorageID
+                object.info.parentObject = folder
+                _ = store.add(object.info, data: object.data, thumbnail: object.thumbnail)
+            }
+        }
         return stored.map { _ in
             PTPEvent(code: EventCode.Sony.objectAdded, parameters: [SonyControl.capturedObjectHandle.rawValue])
         }

@@ -128,6 +128,12 @@ public actor EmulatedCamera: PTPResponder {
     /// Live view and the lens's focus (`EmulatedCamera+LiveView.swift`).
     var liveView = LiveViewEmulatorState()
     var lens = LensState()
+    /// The bulb exposure being held open (`EmulatedCamera+Bulb.swift`).
+    var bulb: BulbExposureState?
+    /// The exposure time of the bulb shot being developed: its measured open time.
+    var bulbExposureTime: Rational?
+    /// Every bulb exposure, oldest first: how long the shutter was open between the host's open and close requests.
+    public internal(set) var bulbExposures: [BulbExposureRecord] = []
 
     /// Creates a camera of `model`.
     ///
@@ -297,7 +303,7 @@ public actor EmulatedCamera: PTPResponder {
         .getDeviceInfo: 0, .openSession: 1, .closeSession: 0, .getStorageIDs: 0, .getStorageInfo: 1,
         .getNumObjects: 3, .getObjectHandles: 3, .getObjectInfo: 1, .getObject: 1, .getThumb: 1, .deleteObject: 2,
         .initiateCapture: 2, .getDevicePropDesc: 1, .getDevicePropValue: 1, .setDevicePropValue: 1,
-        .getPartialObject: 3,
+        .getPartialObject: 3, .initiateOpenCapture: 2, .terminateOpenCapture: 1,
     ]
 
     private func answer(_ request: PTPRequest, dataOut: [UInt8]?, fault: inout String?) -> PTPResponderReply {
@@ -363,6 +369,10 @@ public actor EmulatedCamera: PTPResponder {
             }
             if reply.code == .ok, let scheduled = faults.shotAccepted(shotCount) { fault = scheduled }
             return reply
+        case .initiateOpenCapture:
+            return initiateOpenCapture(storage: parameter(0), format: parameter(1), transactionID: request.transactionID)
+        case .terminateOpenCapture:
+            return terminateOpenCapture(parameter(0))
         default:
             return PTPResponderReply(.operationNotSupported)
         }

@@ -43,6 +43,43 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
+    }
+
+    /// `--keep-on-card`: CaptureDestination = memory card (2; libgphoto2 `config.c` "capturetarget" Memory card, and
+    /// `camera_canon_eos_update_capture_target` takes the first value other than 4 the body offers) instead of the
+    /// host (4). The shot is announced with ObjectAddedEx, downloaded from the card, and stays there (rawcap deletes
+    /// nothing). libgphoto2 knows no value that stores on the card and holds a copy for the host at once.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        await state.keepFilesOnCard()
+        return self
+    }
+
+    /// EOS bulb is a held full press: RemoteReleaseOn and RemoteReleaseOff must both be listed.
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
+        deviceInfo.supports(OperationCode.Canon.remoteReleaseOn) && deviceInfo.supports(OperationCode.Canon.remoteReleaseOff)
+            ? nil : "it lists no RemoteReleaseOn/RemoteReleaseOff (0x9128/0x9129) to hold the shutter in bulb"
+    }
+
+    /// ExposureTime at bulb where the body offers it on the standard property (the emulated EOS); a real EOS keeps
+    /// Tv in its own property (0xD102, bulb 0x0C in libgphoto2 `config.c` `canon_shutterspeed`), set on the body.
+    public var bulbShutterSetting: BulbShutterSetting { .exposureTime(.uint32(0xFFFF_FFFF), required: false) }
+
+    /// EOS bulb as libgphoto2's "eosremoterelease" widget drives it (`config.c` `_put_Canon_EOS_RemoteRelease`:
+    /// "Press Full" is RemoteReleaseOn with the full press, "Release Full" RemoteReleaseOff with it, the shutter
+    /// open in between when Tv is bulb; `_put_Canon_EOS_Bulb` asks for the mode dial on M and Tv on bulb): the press
+    /// is held for the requested time, then released, and the shot comes through GetEvent as any other.
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: hold, announce: announce)
+    }
+
+    private func shoot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, bulb: BulbHold?,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
         try await state.prepare(session: session)
         guard let info = await state.deviceInfo else {
             throw CaptureError(.formatUnavailable, "the Canon EOS session is not prepared")
@@ -52,7 +89,20 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
         let stale = try await session.canonGetEvents().events
         await state.absorb(stale)
         _ = await state.takePending()
-        try await release(session: session, info: info, timing: timing)
+        if let bulb {
+            bulb.opening()
+            do {
+                try await session.execute(
+                    OperationCode.Canon.remoteReleaseOn,
+                    parameters: CanonEOSCapture.releaseParameters(autofocus: autofocus))
+            } catch let error as PTPError where error.response == .deviceBusy {
+                throw CaptureError(.cameraBusy, "the camera answered DeviceBusy to the bulb press")
+            }
+            await bulb.hold()
+            try await session.execute(OperationCode.Canon.remoteReleaseOff, parameters: [CanonEOSCapture.fullPress])
+        } else {
+            try await release(session: session, info: info, timing: timing)
+        }
 
         let clock = ContinuousClock()
         let started = clock.now

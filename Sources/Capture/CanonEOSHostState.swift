@@ -35,7 +35,13 @@ public actor CanonEOSHostState {
     /// Most GetEvent polls while draining the body's initial dump.
     static let maxDrainPolls = 64
 
+    /// Whether shots go to the card (`--keep-on-card`) rather than the host.
+    private var keepsFilesOnCard = false
+
     init(logger: Logger) { self.logger = logger }
+
+    /// Sends shots to the card (CaptureDestination 2) instead of the host; called before ``prepare(session:)``.
+    func keepFilesOnCard() { keepsFilesOnCard = true }
 
     /// The body's DeviceInfo (once prepared).
     var deviceInfo: DeviceInfo? { info }
@@ -83,16 +89,23 @@ public actor CanonEOSHostState {
         }
         // Where the body stored shots before (its initial dump reports CaptureDestination), to put back at the end.
         destinationBefore = destination
+        let wanted = keepsFilesOnCard ? CanonEOSCapture.destinationCard : CanonEOSCapture.destinationHost
         if info.supports(OperationCode.Canon.setDevicePropValueEx) {
             do {
                 try await session.canonSetPropertyValue(
-                    CanonEOSPropertyValue(
-                        property: CanonEOSCapture.captureDestinationProperty, uint32: CanonEOSCapture.destinationHost))
-                destination = CanonEOSCapture.destinationHost
+                    CanonEOSPropertyValue(property: CanonEOSCapture.captureDestinationProperty, uint32: wanted))
+                destination = wanted
+            } catch let error as PTPError where keepsFilesOnCard {
+                throw CaptureError(
+                    .cardCopyUnavailable, "--keep-on-card: the camera refused CaptureDestination = card (\(error))")
             } catch let error as PTPError {
                 logger.warning(
                     "Canon EOS: the camera refused CaptureDestination = host (\(error)); shots go to its card")
             }
+        } else if keepsFilesOnCard {
+            throw CaptureError(
+                .cardCopyUnavailable,
+                "--keep-on-card: the camera has no SetDevicePropValueEx (0x9110) to set CaptureDestination")
         } else {
             logger.warning(
                 "Canon EOS: the camera has no SetDevicePropValueEx (0x9110); capture destination and image quality stay as set on the camera"

@@ -55,6 +55,29 @@ public protocol CaptureDriver: Sendable {
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject]
+
+    /// Why this camera cannot hold its shutter open in bulb, or `nil` when it can (its family's bulb operations are
+    /// in `deviceInfo`). Asked before anything is fired, so a run that cannot have its exposure ends with exit 64.
+    func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String?
+
+    /// The driver that stores each shot on the camera's card (where it stays, as a backup) as well as handing it to
+    /// rawcap (`--keep-on-card`): the family's card capture target. Called once, before
+    /// ``prepare(session:logger:)``.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/cardCopyUnavailable`` when the family or body cannot (exit 64,
+    ///   before anything is fired).
+    func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver
+
+    /// The ExposureTime setting this family's bulb needs before the shutter opens.
+    var bulbShutterSetting: BulbShutterSetting { get }
+
+    /// Takes one bulb shot: opens the shutter with the family's operation (after ``BulbHold/opening()``), holds it
+    /// with ``BulbHold/hold()`` (which returns early on Ctrl-C or SIGTERM), closes it, and then collects the shot's
+    /// objects as ``capture(session:expecting:timing:announce:)`` does.
+    func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject]
 }
 
 extension CaptureDriver {
@@ -66,6 +89,28 @@ extension CaptureDriver {
 
     /// Nothing to put back.
     public func finish(session: PTPSession, logger: Logger) async {}
+
+    /// A driver that cannot choose where shots are stored.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        throw CaptureError(
+            .cardCopyUnavailable, "--keep-on-card: rawcap knows no capture target for the \(name) driver's cameras")
+    }
+
+    /// A driver without bulb operations.
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
+        "rawcap has no bulb operations for the \(name) driver"
+    }
+
+    /// No setting.
+    public var bulbShutterSetting: BulbShutterSetting { .none }
+
+    /// Refuses: ``bulbUnavailableReason(deviceInfo:)`` stops such a run before it starts.
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        throw CaptureError(.exposureUnavailable, bulbUnavailableReason(deviceInfo: try await session.deviceInfo()) ?? name)
+    }
 }
 
 /// Reads and sets a camera's image quality (RAW, RAW+JPEG, JPEG) where standard property descriptors cannot: Canon

@@ -35,6 +35,11 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The camera left the link and did not come back within `--reconnect-timeout`.
         public static let cameraGone = Code(rawValue: "cameraGone")
 
+        /// The camera cannot keep its files on its card while rawcap downloads them (`--keep-on-card`).
+        public static let cardCopyUnavailable = Code(rawValue: "cardCopyUnavailable")
+        /// The camera can give the requested exposure time neither as a shutter speed nor in bulb (`--exposure`).
+        public static let exposureUnavailable = Code(rawValue: "exposureUnavailable")
+
         /// The name.
         public var description: String { rawValue }
     }

@@ -101,13 +101,17 @@ public struct CaptureRunner: Sendable {
         let serial = deviceInfo.serialNumber
         journal.camera = camera
         journal.serial = serial
-        let profile = CameraProfile.select(for: identity, logger: logger)
+        var profile = CameraProfile.select(for: identity, logger: logger)
         let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
         var summary = Summary(
             files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],
             overruns: [], interrupted: false)
         var restoreFailure: String?
         do {
+            if plan.keepOnCard {
+                // The family's card capture target, or exit 64 before anything is fired.
+                profile.driver = try await profile.driver.keepingFilesOnCard(session: session)
+            }
             try await profile.driver.prepare(session: session, logger: logger)
             let rawCatalog = try await profile.rawFormatCatalog(control)
             let format = try ResolvedFormat.choose(plan.format, from: rawCatalog)
@@ -141,8 +145,22 @@ public struct CaptureRunner: Sendable {
             let restoreQuality: ShotQuality? =
                 profile.qualityControl == nil || quality == nil ? nil : qualities.currentQuality
             let brackets = try await BracketSetting.plan(plan.bracket, control: control)
+            // `--exposure`: a shutter speed the camera has, or bulb; a camera with neither stops here, before
+            // anything is fired (exit 64).
+            var exposure: ExposureSetting?
+            if let request = plan.exposure {
+                let setting = try await ExposureSetting.resolve(
+                    request, control: control, deviceInfo: deviceInfo, driver: profile.driver)
+                if setting.property != nil, brackets.contains(where: { $0.property == .exposureTime }) {
+                    throw CaptureError(
+                        .invalidPlan,
+                        "--bracket steps the shutter speed on this camera, so it cannot be combined with --exposure")
+                }
+                exposure = setting
+            }
             // Everything the run may change is saved first, and put back however the run ends.
             var touched: [DevicePropertyCode] = brackets.map(\.property)
+            if let code = exposure?.property { touched.append(code) }
             if quality != nil, let code = profile.qualityProperty { touched.append(code) }
             if format.rawBitDepth != nil, let code = profile.rawBitDepthProperty { touched.append(code) }
             var unique: [DevicePropertyCode] = []
@@ -154,8 +172,8 @@ public struct CaptureRunner: Sendable {
             do {
                 try await shoot(
                     deviceInfo: deviceInfo, profile: profile, control: control, format: format, quality: quality,
-                    qualityValue: quality.flatMap { qualities.values[$0] }, brackets: brackets, camera: camera,
-                    serial: serial, warnings: warnings, focusRun: focusRun, summary: &summary)
+                    qualityValue: quality.flatMap { qualities.values[$0] }, brackets: brackets, exposure: exposure,
+                    camera: camera, serial: serial, warnings: warnings, focusRun: focusRun, summary: &summary)
                 await focusRun?.finish()
             } catch {
                 await focusRun?.finish()
@@ -198,6 +216,19 @@ public struct CaptureRunner: Sendable {
         return summary
     }
 
+    /// Journals a bulb exposure's requested and measured open time (`bulb-closed`), and whether a stop cut it short.
+    private func recordBulb(shot: Int, _ exposure: ExposureSetting, _ measured: Duration, _ hold: BulbHold) {
+        var entry = JournalEntry(JournalEntry.Event.bulbClosed)
+        entry.shot = shot
+        entry.exposure = exposure.request.duration.seconds
+        entry.openSeconds = measured.seconds
+        entry.detail = hold.wasInterrupted ? "interrupted: the shutter closed early on a stop request" : nil
+        journal.recordQuietly(entry)
+        if hold.wasInterrupted {
+            observer(.warning("bulb closed after \(String(cFormat: "%.3f", measured.seconds)) s (stop requested)"))
+        }
+    }
+
     /// Ends the journal with `run-failed`: the error's code and text, and a failed restore's reason.
     private func recordFailure(_ error: any Error, restoreFailure: String?) {
         journal.recordQuietly(Self.failureEntry(error, restoreFailure: restoreFailure))
@@ -215,8 +246,8 @@ public struct CaptureRunner: Sendable {
 
     private func shoot(
         deviceInfo: DeviceInfo, profile: CameraProfile, control: CameraControl.CameraSettings, format: ResolvedFormat,
-        quality: ShotQuality?, qualityValue: PTPValue?, brackets: [BracketSetting], camera: String, serial: String,
-        warnings: [String], focusRun: FocusBracketRun? = nil, summary: inout Summary
+        quality: ShotQuality?, qualityValue: PTPValue?, brackets: [BracketSetting], exposure: ExposureSetting? = nil,
+        camera: String, serial: String, warnings: [String], focusRun: FocusBracketRun? = nil, summary: inout Summary
     ) async throws {
         let history = Journal.read(folder: store.folder)
         let firstSequence = 1 + JournalEntry.shotsTaken(in: history, outside: journal.runID)
@@ -228,7 +259,10 @@ public struct CaptureRunner: Sendable {
             + (plan.interval.map { ", every \($0.seconds) s" } ?? "")
             + (plan.bracket.isEmpty
                 ? "" : ", bracket \(plan.bracket.map { FileNamer.bracketLabel($0) }.joined(separator: " "))")
-            + (quality.map { ", quality \($0)" } ?? "") + ", driver \(profile.driver.name), profile \(profile.name)"
+            + (quality.map { ", quality \($0)" } ?? "")
+            + (plan.keepOnCard ? ", files kept on the camera's card" : "")
+            + (exposure.map { ", exposure \(ExposureSetting.format($0.request.duration.seconds)) (\($0.modeName))" } ?? "")
+            + ", driver \(profile.driver.name), profile \(profile.name)"
         try journal.record(start)
         logger.debug("\(start.detail ?? "")")
         // What the run found before it started (a setting it goes on without) follows its start in the journal.
@@ -252,6 +286,14 @@ public struct CaptureRunner: Sendable {
                 let description = try await control.descriptor(definition)
                 try await control.set(definition, to: try profile.rawBitDepthValue(for: depth, type: description.dataType))
             }
+            if let exposure, let code = exposure.property, let value = exposure.value {
+                try await control.set(control.definition(for: code), to: value)
+            }
+        }
+        var timing = plan.timing
+        if case .shutter(_, let seconds)? = exposure?.mode {
+            // The camera times the exposure: the shot may take that much longer.
+            timing.shotTimeout += .milliseconds(Int64(seconds * 1000))
         }
         try await applySettings()
         let expecting = quality?.objectCount
@@ -403,29 +445,58 @@ public struct CaptureRunner: Sendable {
                             requestedEntry.scheduled = dueOffset.seconds
                             requestedEntry.started = startedOffset.seconds
                             requestedEntry.bracket = step?.ev
+                            requestedEntry.exposure = exposure?.request.duration.seconds
+                            requestedEntry.exposureMode = exposure?.modeName
+                            if case .shutter(_, let seconds)? = exposure?.mode { requestedEntry.shutterSeconds = seconds }
                             if let focusRun { requestedEntry.focusStep = try await focusRun.before(frame: index) }
                             try journal.record(requestedEntry)
                             requested = true
                             observer(.shotStarted(frame: index + 1))
 
+                            if exposure?.isBulb == true, let previous = encoding {
+                                // A bulb exposure opens once the previous shot's files are written: encoding, which
+                                // keeps every core busy, must not delay the moment the shutter closes.
+                                encoding = nil
+                                summary.files += try await previous.value
+                            }
+
                             let triggered = clock.now
                             let date = Date()
                             let shotIndex = index
                             let objects: [AnnouncedObject]
+                            let announce: @Sendable (AnnouncedObject) async -> Void = { object in
+                                announced.append(object, date: date, triggered: triggered)
+                                var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
+                                entry.shot = shotIndex
+                                entry.handle = object.handle.rawValue
+                                entry.cameraFile = object.info.filename
+                                entry.captureDate = object.info.captureDate
+                                entry.objectFormat = object.info.objectFormat.rawValue
+                                entry.size = object.info.byteCount
+                                entry.detail = object.late ? "late" : nil
+                                journal.recordQuietly(entry)
+                            }
                             do {
-                                objects = try await profile.driver.capture(
-                                    session: session, expecting: expecting, timing: plan.timing
-                                ) { object in
-                                    announced.append(object, date: date, triggered: triggered)
-                                    var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
-                                    entry.shot = shotIndex
-                                    entry.handle = object.handle.rawValue
-                                    entry.cameraFile = object.info.filename
-                                    entry.captureDate = object.info.captureDate
-                                    entry.objectFormat = object.info.objectFormat.rawValue
-                                    entry.size = object.info.byteCount
-                                    entry.detail = object.late ? "late" : nil
-                                    journal.recordQuietly(entry)
+                                if let exposure, exposure.isBulb {
+                                    // The shutter is held open for the requested time (a stop closes it early); the
+                                    // shot is then collected, saved and journaled like any other.
+                                    let hold = BulbHold(requested: exposure.request.duration, stop: stop)
+                                    let bulbObjects: [AnnouncedObject]
+                                    do {
+                                        bulbObjects = try await profile.driver.captureBulb(
+                                            session: session, expecting: expecting, timing: timing, hold: hold,
+                                            announce: announce)
+                                    } catch {
+                                        if let measured = hold.measured {
+                                            recordBulb(shot: shotIndex, exposure, measured, hold)
+                                        }
+                                        throw error
+                                    }
+                                    if let measured = hold.measured { recordBulb(shot: shotIndex, exposure, measured, hold) }
+                                    objects = bulbObjects
+                                } else {
+                                    objects = try await profile.driver.capture(
+                                        session: session, expecting: expecting, timing: timing, announce: announce)
                                 }
                             } catch let error as CaptureError
                                 where stop.isRequested && [.cameraBusy, .captureTimeout].contains(error.code)

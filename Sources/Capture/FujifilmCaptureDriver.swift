@@ -123,6 +123,38 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
+    }
+
+    /// `--keep-on-card`: libgphoto2 has no capture target for Fujifilm bodies (`config.c` "capturetarget" covers
+    /// Canon, Nikon, Sony, Panasonic), and a tethered X body stores where its own menu says.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        throw CaptureError(
+            .cardCopyUnavailable,
+            "--keep-on-card: rawcap cannot choose where a Fujifilm body stores its shots (no capture target known); "
+                + "its own tether menu decides")
+    }
+
+    /// Fujifilm bulb needs CaptureControl (0xD208).
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
+        deviceInfo.devicePropertiesSupported.contains(FujifilmCapture.captureControlProperty)
+            ? nil : "it lists no CaptureControl (0xD208), through which a Fujifilm opens and closes bulb"
+    }
+
+    /// Fujifilm bulb as libgphoto2 `config.c` `_put_Fuji_Bulb` does it: focus first (CaptureControl 0x0200 and
+    /// InitiateCapture, AFStatus polled, with autofocus), then CaptureControl 0x0500 and InitiateCapture open the
+    /// shutter, CaptureControl 0x000C and InitiateCapture close it; the shot comes as after a timed release.
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: hold, announce: announce)
+    }
+
+    private func shoot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, bulb: BulbHold?,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
         let clock = ContinuousClock()
         let before = Set(try await session.getObjectHandles())
         while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
@@ -133,11 +165,22 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         if autofocus, captureControl, await capabilities.afStatus {
             try await focus(session: session, timing: timing)
         }
-        if captureControl {
+        if let bulb {
             try await session.setDevicePropValue(
-                FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.shootControl))
+                FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.bulbStartControl))
+            bulb.opening()
+            try await StandardCaptureDriver.initiate(session: session, timing: timing)
+            await bulb.hold()
+            try await session.setDevicePropValue(
+                FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.bulbEndControl))
+            try await StandardCaptureDriver.initiate(session: session, timing: timing)
+        } else {
+            if captureControl {
+                try await session.setDevicePropValue(
+                    FujifilmCapture.captureControlProperty, .uint16(FujifilmCapture.shootControl))
+            }
+            try await StandardCaptureDriver.initiate(session: session, timing: timing)
         }
-        try await StandardCaptureDriver.initiate(session: session, timing: timing)
 
         let started = clock.now
         var lastPoll = started

@@ -15,6 +15,7 @@
 /// | `camera-lost` | the camera left the link during a run with `--reconnect` | `shot` (the frame it interrupted), `code`, `detail` |
 /// | `camera-back` | the same camera (by serial number) is back and its session open | `seconds` (how long it was away), `detail` |
 /// | `hook-failed` | an `--exec` hook ended with a non-zero status, a signal, or could not start | `path`, `code` (`exit-N`, `signal-N`, `not-started`), `detail` |
+/// | `bulb-closed` | a bulb exposure's shutter closed | `shot`, `exposure` (requested seconds), `openSeconds` (measured on the host's monotonic clock), `detail` (`interrupted…` when a stop closed it early) |
 /// | `warning` | something the user should know (a fallback, a late object) | `detail` |
 /// | `run-failed` | the run stops on an error | `code`, `detail` |
 /// | `run-finished` | the run ends | `detail` (`complete` or `interrupted`), `files` (how many files it saved) |
@@ -61,6 +62,15 @@ public struct JournalEntry: Codable, Hashable, Sendable {
     public var sha256: String?
     /// What was written: `dng`, `jpeg`, `tiff`, `original`.
     public var kind: String?
+    /// The exposure time `--exposure` asked for, in seconds (`shot-requested`, `bulb-closed`).
+    public var exposure: Double?
+    /// How that exposure is given: `shutter` (a camera shutter speed) or `bulb` (held by rawcap).
+    public var exposureMode: String?
+    /// The camera shutter speed the exposure was snapped to, in seconds (`shutter` mode).
+    public var shutterSeconds: Double?
+    /// How long a bulb exposure's shutter was held open, in seconds, from the open request to the close request on
+    /// the host's monotonic clock.
+    public var openSeconds: Double?
     /// The output format.
     public var format: String?
     /// An error code.
@@ -83,6 +93,7 @@ public struct JournalEntry: Codable, Hashable, Sendable {
         public static let fileWritten = "file-written"
         public static let objectDeleted = "object-deleted"
         public static let objectNotSaved = "object-not-saved"
+        public static let bulbClosed = "bulb-closed"
         public static let warning = "warning"
         public static let shotMissed = "shot-missed"
         public static let cameraLost = "camera-lost"

@@ -37,14 +37,34 @@ public struct NikonCaptureDriver: CaptureDriver {
     public let logger: Logger
     /// InitiateCaptureRecInSdram's autofocus parameter.
     public var autofocus: NikonCaptureSequence.Autofocus
-    let state = NikonDriverState()
+    /// Where shots go: SDRAM (the default: the card is never written), or the card (`--keep-on-card`).
+    public let media: NikonRecordingMedia
+    let state: NikonDriverState
     /// Events a body-shot wait read that belong to the next shot (`BodyShots.swift`).
     let carriedEvents = BodyShotCarry<NikonEventList.Event>()
 
     /// Creates the driver; one per run, since it remembers what it has checked and warned about.
-    public init(logger: Logger, autofocus: NikonCaptureSequence.Autofocus = .none) {
+    public init(
+        logger: Logger, autofocus: NikonCaptureSequence.Autofocus = .none, media: NikonRecordingMedia = .sdram
+    ) {
         self.logger = logger
         self.autofocus = autofocus
+        self.media = media
+        state = NikonDriverState(media: media)
+    }
+
+    /// `--keep-on-card`: shots go to the card (RecordingMedia 0 and InitiateCaptureRecInMedia with media 0, the
+    /// "3rd gen style nikon capture, can do both sdram and card" of libgphoto2 `library.c` `camera_capture`, whose
+    /// `camera_nikon_capture` then reads ObjectAdded from GetEvent) and are downloaded from there; rawcap deletes
+    /// nothing, so the card keeps them. Needs InitiateCaptureRecInMedia (0x9207): older bodies capture to SDRAM only
+    /// ("1st gen, 2nd gen nikon capture only go to SDRAM").
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        guard try await session.deviceInfo().supports(OperationCode.Nikon.initiateCaptureRecInMedia) else {
+            throw CaptureError(
+                .cardCopyUnavailable,
+                "--keep-on-card: the camera lists no InitiateCaptureRecInMedia (0x9207); it captures to SDRAM only")
+        }
+        return NikonCaptureDriver(logger: logger, autofocus: autofocus, media: .card)
     }
 
     /// Puts RecordingMedia back where it was before the run pointed captures at SDRAM, then leaves PC camera mode.
@@ -55,6 +75,40 @@ public struct NikonCaptureDriver: CaptureDriver {
     /// Takes one shot (see the type's description).
     public func capture(
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
+    }
+
+    /// Nikon bulb needs TerminateCapture (0x920C) and a capture operation (libgphoto2 `config.c` lists its "bulb"
+    /// widget for Nikon bodies with `PTP_OC_NIKON_TerminateCapture`).
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
+        guard deviceInfo.supports(OperationCode.Nikon.terminateCapture) else {
+            return "it lists no TerminateCapture (0x920C), which ends a Nikon bulb exposure"
+        }
+        return nil
+    }
+
+    /// ExposureTime 0xFFFFFFFF (libgphoto2 `config.c` `_put_Nikon_Bulb`: "Exposure Time to bulb"), which the body
+    /// must offer.
+    public var bulbShutterSetting: BulbShutterSetting { .exposureTime(.uint32(0xFFFF_FFFF), required: true) }
+
+    /// Nikon bulb as libgphoto2 `config.c` `_put_Nikon_Bulb` does it: with ExposureTime at bulb (set by the runner),
+    /// InitiateCaptureRecInMedia (0x9207: no autofocus, SDRAM; `ptp_nikon_capture2`) or, on bodies without it,
+    /// InitiateCaptureRecInSdram opens the shutter; TerminateCapture (0x920C, parameters 0, 0) closes it; then
+    /// DeviceReady is waited out (BulbReleaseBusy 0xA200 counts as busy, `nikon_wait_busy`) and the shot comes
+    /// through GetEvent as any other. Difference: libgphoto2 also sets ExposureProgramMode to manual and
+    /// ChangeCameraMode(1) there; rawcap sets PC mode in `prepare` and leaves the mode dial to the photographer (a
+    /// body outside M does not offer bulb, and the run says so before anything is fired).
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: hold, announce: announce)
+    }
+
+    private func shoot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, bulb: BulbHold?,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
         let info = try await state.prepare(session: session, logger: logger)
@@ -71,7 +125,12 @@ public struct NikonCaptureDriver: CaptureDriver {
             switch step {
             case .initiateCapture(let parameters, let delay):
                 try await pause(delay)
-                let accepted = try await initiate(session: session, info: info, parameters: parameters)
+                bulb?.opening()
+                let accepted = try await initiate(session: session, info: info, parameters: parameters, bulb: bulb != nil)
+                if accepted, let bulb {
+                    await bulb.hold()
+                    try await session.execute(OperationCode.Nikon.terminateCapture, parameters: [0, 0])
+                }
                 if !accepted {
                     busyStarts += 1
                     if busyStarts >= max(1, timing.busyAttempts) {
@@ -153,9 +212,17 @@ public struct NikonCaptureDriver: CaptureDriver {
     }
 
     /// InitiateCaptureRecInSdram, or InitiateCaptureRecInMedia with media 1 (SDRAM) on bodies that list only it.
-    private func initiate(session: PTPSession, info: DeviceInfo, parameters: [UInt32]) async throws -> Bool {
+    private func initiate(session: PTPSession, info: DeviceInfo, parameters: [UInt32], bulb: Bool = false)
+        async throws -> Bool
+    {
         do {
-            if info.supports(OperationCode.Nikon.initiateCaptureRecInSdram) {
+            if bulb || media == .card, info.supports(OperationCode.Nikon.initiateCaptureRecInMedia) {
+                // libgphoto2 `ptp.h` `ptp_nikon_capture2(params, af, target)`: 0x9207 with the autofocus mode and 1
+                // (SDRAM) or 0 (card), as `_put_Nikon_Bulb` and `camera_nikon_capture` send it.
+                try await session.execute(
+                    OperationCode.Nikon.initiateCaptureRecInMedia,
+                    parameters: [parameters.first ?? 0xFFFF_FFFF, media == .card ? 0 : 1])
+            } else if info.supports(OperationCode.Nikon.initiateCaptureRecInSdram) {
                 try await session.execute(OperationCode.Nikon.initiateCaptureRecInSdram, parameters: parameters)
             } else {
                 // libgphoto2 `ptp.h`: 0x9207 takes the autofocus mode and the media (SDRAM 1, card 0).
@@ -195,11 +262,15 @@ public struct NikonCaptureDriver: CaptureDriver {
 
 /// What a ``NikonCaptureDriver`` has learnt about its camera: checked once per run.
 actor NikonDriverState {
+    /// Where shots go.
+    let media: NikonRecordingMedia
     private var deviceInfo: DeviceInfo?
     /// RecordingMedia before ``prepare(session:logger:)`` pointed captures at SDRAM, when it changed it.
     private var mediaBefore: PTPValue?
     /// Whether ``prepare(session:logger:)`` put the body in PC camera mode (ChangeCameraMode 1).
     private var pcModeSet = false
+
+    init(media: NikonRecordingMedia) { self.media = media }
 
     /// The camera's DeviceInfo; the first time, also points captures at SDRAM and warns once about each optional
     /// property the body lacks.
@@ -223,18 +294,19 @@ actor NikonDriverState {
                 logger.warning("Nikon: the camera refused ChangeCameraMode(1) (\(error)); shooting in its own mode")
             }
         }
-        let media = NikonRecordingMedia.property
-        if info.devicePropertiesSupported.contains(media) {
-            let sdram = PTPValue.uint8(NikonRecordingMedia.sdram.rawValue)
+        let property = NikonRecordingMedia.property
+        let target = media == .card ? "card" : "SDRAM"
+        if info.devicePropertiesSupported.contains(property) {
+            let wanted = PTPValue.uint8(media.rawValue)
             do {
-                let current = try await session.getDevicePropValue(media, type: .uint8)
-                if current != sdram {
-                    try await session.setDevicePropValue(media, sdram)
+                let current = try await session.getDevicePropValue(property, type: .uint8)
+                if current != wanted {
+                    try await session.setDevicePropValue(property, wanted)
                     mediaBefore = current
                 }
             } catch let error as PTPError {
                 logger.warning(
-                    "Nikon: the camera refused RecordingMedia = SDRAM (\(error)); shots go where it stores them")
+                    "Nikon: the camera refused RecordingMedia = \(target) (\(error)); shots go where it stores them")
             }
         } else {
             logger.warning("Nikon: the camera has no RecordingMedia (0xD10B); shots go where it stores them")

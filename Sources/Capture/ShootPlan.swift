@@ -21,6 +21,10 @@ public struct ShootPlan: Sendable {
     public var timing: CaptureTiming
     /// A focus bracket: the lens moves between frames (``FocusBracket``); `nil` for none.
     public var focusBracket: FocusBracket?
+    /// Store each shot on the camera's card as well, where it stays as a backup (`--keep-on-card`).
+    public var keepOnCard = false
+    /// The exposure time `--exposure` asks for, or `nil` to leave the shutter as set.
+    public var exposure: ExposureRequest?
 
     /// Creates a plan.
     public init(

@@ -40,6 +40,10 @@ public struct SonyCaptureDriver: CaptureDriver {
     actor Capabilities {
         var halfPress = true
         var logger = Logger(label: "rawcap.capture.sony")
+        /// StillImageStoreDestination before `--keep-on-card` changed it, to put back in `finish`.
+        var destinationBefore: PTPValue?
+
+        func setDestinationBefore(_ value: PTPValue?) { destinationBefore = value }
 
         func update(halfPress: Bool, logger: Logger) {
             self.halfPress = halfPress
@@ -54,6 +58,8 @@ public struct SonyCaptureDriver: CaptureDriver {
     /// Pause between polls of ObjectInMemory.
     public var pollInterval: Duration
     let capabilities = Capabilities()
+    /// Store each shot on the card too (`--keep-on-card`: StillImageStoreDestination card+SDRAM).
+    public private(set) var keepsFilesOnCard = false
 
     /// Creates the driver.
     public init(pollInterval: Duration = .milliseconds(50)) {
@@ -100,6 +106,7 @@ public struct SonyCaptureDriver: CaptureDriver {
                 "the Sony camera refused PriorityMode (0xD25A) = application (\(error)); its dials may keep control of settings"
             )
         }
+        if keepsFilesOnCard { try await storeOnCardAndHost(session: session) }
         let halfPress = controls.contains(SonyControl.halfPress)
         if !halfPress {
             logger.warning("the Sony camera has no half-press control (S1, 0xD2C1): shooting without autofocus")
@@ -110,6 +117,69 @@ public struct SonyCaptureDriver: CaptureDriver {
     /// Takes one shot (see the type's description).
     public func capture(
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
+    }
+
+    /// `--keep-on-card`: StillImageStoreDestination (0xD222) = card+SDRAM (0x0011, libgphoto2 `config.c`
+    /// `sony_capturetarget`) in ``prepare(session:logger:)``, put back in ``finish(session:logger:)``; a body that
+    /// does not offer the value is refused there, before anything is fired.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        var driver = SonyCaptureDriver(unavailableReason: unavailableReason, pollInterval: pollInterval)
+        driver.keepsFilesOnCard = true
+        return driver
+    }
+
+    /// Puts StillImageStoreDestination back where `--keep-on-card` found it.
+    public func finish(session: PTPSession, logger: Logger) async {
+        guard let before = await capabilities.destinationBefore else { return }
+        do {
+            try await session.sonySetControlDeviceA(SonyControl.storeDestinationProperty, before)
+            await capabilities.setDestinationBefore(nil)
+        } catch {
+            logger.warning("Sony: could not put StillImageStoreDestination back to \(before) (\(error))")
+        }
+    }
+
+    /// Sets StillImageStoreDestination to card+SDRAM, or refuses when the body does not offer it.
+    private func storeOnCardAndHost(session: PTPSession) async throws {
+        let properties = try await session.sonyGetAllDevicePropData()
+        let wanted = PTPValue.uint16(SonyControl.storeOnCardAndHost)
+        guard let description = properties[SonyControl.storeDestinationProperty],
+            case .enumeration(let values) = description.form, values.contains(wanted)
+        else {
+            throw CaptureError(
+                .cardCopyUnavailable,
+                "--keep-on-card: the camera does not offer StillImageStoreDestination (0xD222) card+SDRAM (0x11); set "
+                    + "\"Still Img. Save Dest.\" to \"PC+Camera\" on the camera instead")
+        }
+        if description.currentValue != wanted {
+            try await session.sonySetControlDeviceA(SonyControl.storeDestinationProperty, wanted)
+            await capabilities.setDestinationBefore(description.currentValue)
+        }
+    }
+
+    /// A Sony in PC Remote holds its shutter with S2 (``prepare(session:logger:)`` has checked the control).
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? { nil }
+
+    /// ExposureTime at bulb where the body offers it on the standard property (the emulated Sony); a real body's
+    /// shutter is ShutterSpeed 0xD20D (bulb 0, libgphoto2 `config.c` `_get_Sony_ShutterSpeed`), set on the body.
+    public var bulbShutterSetting: BulbShutterSetting { .exposureTime(.uint32(0xFFFF_FFFF), required: false) }
+
+    /// Sony bulb: the shot's presses as for any shot (S1 down, S2 down, S2 up, S1 up: `camera_sony_capture`), with
+    /// S2 held down for the requested time instead of the focus wait; libgphoto2 `config.c` `_put_Sony_Bulb`
+    /// likewise ends the exposure by letting go of S2 and then S1. The shot then comes through ObjectInMemory and
+    /// 0xFFFFC001 as any other.
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        try await shoot(session: session, expecting: expecting, timing: timing, bulb: hold, announce: announce)
+    }
+
+    private func shoot(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, bulb: BulbHold?,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
         // Sony's ObjectAdded events only echo what ObjectInMemory says; drop those of earlier shots.
@@ -124,6 +194,14 @@ public struct SonyCaptureDriver: CaptureDriver {
         while true {
             switch step {
             case .press(let control, let value):
+                let opens = control == SonyControl.fullPress && value == SonyControl.pressed
+                if opens, let bulb {
+                    bulb.opening()
+                    try await press(control, value, session: session, timing: timing)
+                    await bulb.hold()
+                    step = sequence.next(after: .done)
+                    continue
+                }
                 try await press(control, value, session: session, timing: timing)
                 if control == SonyControl.fullPress, value == SonyControl.pressed, sequence.configuration.autofocus {
                     try await holdForFocus(session: session)

@@ -21,16 +21,30 @@ public struct StandardCaptureDriver: CaptureDriver {
 
     /// An event of the next body shot read early (`BodyShots.swift`).
     let carriedEvents = BodyShotCarry<PTPEvent>()
+    /// The store InitiateCapture (and InitiateOpenCapture) names: 0 lets the camera choose.
+    public var storage: StorageID
 
-    /// Creates the driver.
-    public init() {}
+    /// Creates the driver; `storage` 0 lets the camera choose where shots go.
+    public init(storage: StorageID = StorageID(rawValue: 0)) { self.storage = storage }
+
+    /// `--keep-on-card`: InitiateCapture names the camera's removable store (ISO 15740 §10.5.14: its StorageID
+    /// parameter selects where the objects go, 0 the camera's choice), the first with StorageType removable RAM or
+    /// ROM; objects stored there stay, since rawcap deletes nothing.
+    public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
+        for id in try await session.getStorageIDs() {
+            let info = try await session.getStorageInfo(id)
+            if info.storageType == .removableRAM || info.storageType == .removableROM {
+                return StandardCaptureDriver(storage: id)
+            }
+        }
+        throw CaptureError(.cardCopyUnavailable, "--keep-on-card: the camera reports no removable store (card)")
+    }
 
     /// Takes one shot (see the type's description).
     public func capture(
         session: PTPSession, expecting: Int?, timing: CaptureTiming,
         announce: @Sendable (AnnouncedObject) async -> Void
     ) async throws -> [AnnouncedObject] {
-        let clock = ContinuousClock()
         let before = Set(try await session.getObjectHandles())
         // Events left from before this shot (a previous shot's stragglers) must not be taken for this one's.
         while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
@@ -38,10 +52,56 @@ public struct StandardCaptureDriver: CaptureDriver {
         }
         var initiateAnswer: String?
         do {
-            try await Self.initiate(session: session, timing: timing)
+            try await Self.initiate(session: session, timing: timing, storage: storage)
         } catch let error as PTPError where error.response == .generalError {
             initiateAnswer = "\(error)"
         }
+        return try await collect(
+            session: session, before: before, expecting: expecting, timing: timing, initiateAnswer: initiateAnswer,
+            announce: announce)
+    }
+
+    /// The standard bulb needs both open-capture operations (ISO 15740 §10.5.21, §10.5.26).
+    public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? {
+        deviceInfo.supports(.initiateOpenCapture) && deviceInfo.supports(.terminateOpenCapture)
+            ? nil : "it lists no InitiateOpenCapture/TerminateOpenCapture (0x101C/0x1018) for bulb"
+    }
+
+    /// The standard bulb: InitiateOpenCapture (0x101C, storage and format 0: the camera's choice) opens the shutter,
+    /// TerminateOpenCapture (0x1018) with the opening request's transaction ID closes it, and the shot's objects
+    /// come as after InitiateCapture (ObjectAdded, CaptureComplete). libgphoto2 drives the same pair from
+    /// `config.c` `_put_OpenCapture` (`ptp_initiateopencapture(params, 0, 0)`, then
+    /// `ptp_terminateopencapture(params, params->opencapture_transid)`).
+    public func captureBulb(
+        session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
+        announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        let before = Set(try await session.getObjectHandles())
+        while let stale = try await session.nextEvent(timeout: .milliseconds(1)) {
+            if stale.code == .storeFull { throw CaptureError(.cardFull, "the camera's card is full") }
+        }
+        hold.opening()
+        let opened: PTPResponse
+        do {
+            opened = try await session.execute(.initiateOpenCapture, parameters: [storage.rawValue, 0])
+        } catch let error as PTPError where error.response == .deviceBusy {
+            throw CaptureError(.cameraBusy, "the camera answered DeviceBusy to InitiateOpenCapture")
+        } catch let error as PTPError where error.response == .storeFull {
+            throw CaptureError(.cardFull, "the camera's card is full (StoreFull)")
+        }
+        await hold.hold()
+        try await session.execute(.terminateOpenCapture, parameters: [opened.transactionID])
+        return try await collect(
+            session: session, before: before, expecting: expecting, timing: timing, initiateAnswer: nil,
+            announce: announce)
+    }
+
+    /// Waits for the objects of a shot that has been started (see the type's description).
+    private func collect(
+        session: PTPSession, before: Set<ObjectHandle>, expecting: Int?, timing: CaptureTiming,
+        initiateAnswer: String?, announce: @Sendable (AnnouncedObject) async -> Void
+    ) async throws -> [AnnouncedObject] {
+        let clock = ContinuousClock()
         // Without CaptureComplete in its event list, a camera's shot is over once its objects stop coming.
         let announcesCompletion = try await session.deviceInfo().eventsSupported.contains(.captureComplete)
         var lastObjectAt: ContinuousClock.Instant?
@@ -110,12 +170,14 @@ public struct StandardCaptureDriver: CaptureDriver {
 
     /// InitiateCapture, retried with a doubling delay while the camera answers DeviceBusy (also the Fujifilm
     /// driver's release).
-    static func initiate(session: PTPSession, timing: CaptureTiming) async throws {
+    static func initiate(
+        session: PTPSession, timing: CaptureTiming, storage: StorageID = StorageID(rawValue: 0)
+    ) async throws {
         var delay = timing.busyDelay
         var attempt = 1
         while true {
             do {
-                try await session.initiateCapture()
+                try await session.initiateCapture(storage: storage)
                 return
             } catch let error as PTPError where error.response == .deviceBusy {
                 guard attempt < timing.busyAttempts else {

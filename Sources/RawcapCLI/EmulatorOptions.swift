@@ -5,7 +5,7 @@ import CameraEmulator
 struct EmulatorOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The camera personality: generic, generic-no-bias, nikon, nikon-no-object-event, canon, sony, sony-no-pc-remote, fuji or hostile.",
+            "The camera personality: generic, generic-no-bias, generic-no-bulb, nikon, nikon-no-object-event, canon, sony, sony-no-pc-remote, fuji or hostile.",
             valueName: "name"),
         completion: .list(CameraModel.all.map(\.identifier)))
     var model = "generic"

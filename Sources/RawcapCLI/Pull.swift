@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import FoundationEssentials
+import PlatformSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -19,6 +20,8 @@ extension RawcapCommand {
                 sanitised, and nothing is deleted from the camera unless --delete-after, and then only once the \
                 file is on disk. With --reconnect a camera that goes away is waited for (by serial number) and \
                 the pull goes on with the files it has not written (docs/reconnect.md).
+                --verify needs no camera: it reads every file the output folder's journal says was written (by \
+                shoot or pull) and compares its SHA-256 with the journal's; exit 65 when one differs or is missing.
                 """)
 
         @OptionGroup var connection: ConnectionOptions
@@ -71,7 +74,10 @@ extension RawcapCommand {
                 valueName: "CMD"))
         var exec: String?
 
-        @Flag(help: "Print one JSON object per saved file on standard output.")
+        @Flag(help: "Check the files in the output folder against the SHA-256 its journal recorded (no camera).")
+        var verify = false
+
+        @Flag(help: "Print one JSON object per saved (or, with --verify, checked) file on standard output.")
         var json = false
 
         @OptionGroup(title: "Long runs")
@@ -79,8 +85,10 @@ extension RawcapCommand {
 
         func validate() throws {
             try reconnect.check()
-            let chosen = [all, new, resume, !handles.isEmpty].filter { $0 }.count
-            guard chosen == 1 else { throw ValidationError("Choose one of --all, --new, --resume or handles.") }
+            let chosen = [all, new, resume, verify, !handles.isEmpty].filter { $0 }.count
+            guard chosen == 1 else {
+                throw ValidationError("Choose one of --all, --new, --resume, --verify or handles.")
+            }
             guard !(dng && original) else { throw ValidationError("--dng and --original exclude each other.") }
             if let format, (dng && format != .dng) || (original && format != .original) {
                 throw ValidationError("--format \(format.rawValue) and --\(dng ? "dng" : "original") say different things.")
@@ -92,6 +100,7 @@ extension RawcapCommand {
         }
 
         func run() async throws {
+            if verify { return try runVerify() }
             let signals = ShootSignals()
             let progress = ShootProgress(json: json, pulling: true, quiet: connection.logging.quiet)
             defer { progress.finish() }
@@ -141,6 +150,88 @@ extension RawcapCommand {
                 throw ShootFailure.report(signals.translate(error), command: "pull", json: json)
             }
         }
+
+        /// `--verify`: each file the journal names, rehashed; one line per file that is not as recorded (every file
+        /// with `--json`), a summary, exit 65 when any is not.
+        func runVerify() throws {
+            let signals = ShootSignals()
+            let verifier = JournalVerifier(folder: output)
+            let entries: [(path: String, sha256: String)]
+            do {
+                entries = try verifier.entries()
+            } catch {
+                throw ShootFailure.report(
+                    CommandFailure(.noInput, "\(error)"), command: "pull", json: json)
+            }
+            var counts: [JournalVerifier.Result.Status: Int] = [:]
+            for entry in entries {
+                if signals.stop.isRequested {
+                    let failure = ShootFailure.failure(
+                        signals.translate(
+                            CaptureError(
+                                .interrupted,
+                                "interrupted (Ctrl-C) after verifying \(counts.values.reduce(0, +)) of \(entries.count) files")))
+                    throw ShootFailure.report(failure, command: "pull", json: json)
+                }
+                let result = verifier.verify(path: entry.path, sha256: entry.sha256)
+                counts[result.status, default: 0] += 1
+                if json {
+                    DescriptorIO.writeStandardOutput(VerifyRecord(result).jsonLine + "\n")
+                }
+                switch result.status {
+                case .ok: break
+                case .mismatch:
+                    StandardError.print(
+                        "rawcap pull: \(result.path ?? entry.path): SHA-256 \(result.actual ?? "?") differs from the "
+                            + "journal's \(result.expected)")
+                case .missing:
+                    StandardError.print("rawcap pull: \(entry.path): missing")
+                case .unreadable:
+                    StandardError.print("rawcap pull: \(result.path ?? entry.path): \(result.detail ?? "unreadable")")
+                }
+            }
+            let bad = entries.count - counts[.ok, default: 0]
+            StandardError.print(
+                "rawcap pull: verified \(entries.count) file\(entries.count == 1 ? "" : "s") in \(output): "
+                    + "\(counts[.ok, default: 0]) as journaled, \(counts[.mismatch, default: 0]) differing, "
+                    + "\(counts[.missing, default: 0]) missing, \(counts[.unreadable, default: 0]) unreadable")
+            if bad > 0 {
+                throw ShootFailure.report(
+                    CommandFailure(.badInput, "\(bad) of \(entries.count) files do not match the journal"),
+                    command: "pull", json: json)
+            }
+        }
+    }
+}
+
+/// One `pull --verify --json` line.
+struct VerifyRecord: Encodable {
+    /// The file as the journal names it.
+    var path: String
+    /// Where it was found, when not at `path` (the folder was moved).
+    var foundAt: String?
+    /// `ok`, `mismatch`, `missing`, `unreadable`.
+    var verify: String
+    /// The journal's SHA-256.
+    var sha256: String
+    /// The file's SHA-256 now, when it differs.
+    var actualSha256: String?
+    /// Why it could not be read.
+    var detail: String?
+
+    init(_ result: JournalVerifier.Result) {
+        path = result.journalPath
+        foundAt = result.path == result.journalPath ? nil : result.path
+        verify = result.status.rawValue
+        sha256 = result.expected
+        actualSha256 = result.status == .mismatch ? result.actual : nil
+        detail = result.detail
+    }
+
+    var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }
 

@@ -25,7 +25,9 @@ extension RawcapCommand {
                 each file is on disk (docs/hooks.md).
                 Exit status: 0; 64 bad options or a format the camera cannot give; 69 no camera; 73 the output \
                 folder cannot be written or the camera's card is full; 74 disconnect, timeout or full disk; 75 \
-                camera busy; 76 protocol error or an object that does not decode; 130 interrupted.
+                camera busy; 76 protocol error or an object that does not decode; 130 interrupted (143 on \
+                SIGTERM). With --exposure, a camera with neither a shutter speed that long nor bulb exits 64 before \
+                anything is fired; Ctrl-C during a bulb exposure closes the shutter first and saves that shot.
                 With --reconnect a camera that goes away (cable, sleep, power cycle, Wi-Fi) is waited for and the \
                 run goes on: frames that fell due meanwhile are journaled as shot-missed (docs/reconnect.md).
                 """)
@@ -48,6 +50,20 @@ extension RawcapCommand {
         @Option(
             parsing: .unconditional, help: ArgumentHelp("Exposure steps in EV, such as -2,0,+2.", valueName: "steps"))
         var bracket: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Exposure time: 1/250, 2.5s, 30s, 1m30s, 240s. The camera's own shutter speed when it has one that "
+                    + "long (the nearest within 1/6 stop), otherwise bulb held by rawcap for that time.",
+                valueName: "duration"))
+        var exposure: String?
+
+        @Flag(help: "With --exposure: hold the shutter open in bulb even when the camera has that shutter speed.")
+        var bulb = false
+
+        @Flag(
+            help: "Store each shot on the camera's card too and leave it there as a backup (where the camera can).")
+        var keepOnCard = false
 
         @Flag(help: "Shoot RAW+JPEG and save the camera's JPEG beside the raw file, with the same name.")
         var keepJPEG = false
@@ -104,6 +120,9 @@ extension RawcapCommand {
                     "--count \(count): give the number of frames, 1 to 1000000 (or leave --count out with --interval "
                         + "to shoot until Ctrl-C).")
             }
+            if bulb, exposure == nil {
+                throw ValidationError("--bulb needs --exposure DURATION (how long to hold the shutter open).")
+            }
             guard shotTimeout > 0, shotTimeout <= 86400 else {
                 throw ValidationError("--shot-timeout must be positive.")
             }
@@ -126,6 +145,8 @@ extension RawcapCommand {
             if focusBracket != nil {
                 plan.focusBracket = FocusBracket(step: focusStep, autofocus: FocusBracket.Autofocus(rawValue: af) ?? .off)
             }
+            plan.keepOnCard = keepOnCard
+            plan.exposure = try exposure.map { ExposureRequest(duration: try ExposureRequest.parse($0), forceBulb: bulb) }
             return plan
         }
 

@@ -19,7 +19,7 @@ enum ShootFailure {
         case let error as CaptureError:
             let status: Int32 =
                 switch error.code {
-                case .formatUnavailable, .invalidPlan: 64
+                case .formatUnavailable, .invalidPlan, .exposureUnavailable, .cardCopyUnavailable: 64
                 case .cameraBusy: 75
                 case .cardFull: 73
                 case .captureTimeout, .downloadStalled, .cameraGone: 74

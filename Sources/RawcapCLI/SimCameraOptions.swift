@@ -7,7 +7,7 @@ public struct SimCameraOptions: ParsableArguments {
     @Option(
         name: [.customLong("sim-model"), .customLong("model")],
         help: ArgumentHelp(
-            "With --camera sim: the camera personality (generic, generic-no-bias, nikon, nikon-no-object-event, canon, sony, sony-no-pc-remote, fuji, hostile; --model is the same).",
+            "With --camera sim: the camera personality (generic, generic-no-bias, generic-no-bulb, nikon, nikon-no-object-event, canon, sony, sony-no-pc-remote, fuji, hostile; --model is the same).",
             valueName: "name"),
         completion: .list(CameraModel.all.map(\.identifier)))
     public var simModel = "generic"

@@ -60,7 +60,7 @@ import Testing
         #expect(
             Set(reference.keys) == [
                 "error", "saved-file", "convert", "ls", "sim-serve", "info", "inspect", "list", "config", "journal",
-                "reconnect", "live", "focus",
+                "reconnect", "live", "focus", "verify",
             ])
         let folder = try TemporaryDirectory("json-reference")
         let shots = folder.file("shots").path
@@ -85,6 +85,10 @@ import Testing
         let shot = try await run(
             ["shoot"] + sim + ["--count", "1", "--bracket", "-1,0", "--keep-jpeg", "--json", "-o", shots],
             ["saved-file", "error"])
+        // --exposure journals the requested time, its mode, the shutter speed set or the bulb's measured open time.
+        _ = try await run(["shoot"] + sim + ["--exposure", "1/250", "--json", "-o", shots], ["saved-file", "error"])
+        _ = try await run(
+            ["shoot"] + sim + ["--exposure", "1s", "--bulb", "--json", "-o", shots], ["saved-file", "error"])
         _ = try await run(["pull", "--all"] + hostile + ["--json", "-o", pulled], ["saved-file", "error"])
         _ = try await run(["shoot"] + sim + ["--sim-fault", "card-full", "-o", shots], [], status: 73)
         // --reconnect: the camera power-cycles after the second frame; frames due meanwhile are missed.
@@ -99,6 +103,16 @@ import Testing
         _ = try await run(["focus", "near"] + nikon + ["--json"], ["focus", "error"])
         _ = try await run(["focus", "auto"] + nikon + ["--json"], ["focus", "error"])
         _ = try await run(["shoot"] + nikon + ["--focus-bracket", "2", "--af", "once", "-o", shots], [])
+        // pull --verify: every file as journaled, then one changed (mismatch, exit 65).
+        _ = try await run(["pull", "--verify", "--json", "-o", shots], ["verify", "error"])
+        let checked = folder.file("checked").path
+        let one = try await run(["shoot"] + sim + ["--json", "-o", checked], ["saved-file", "error"])
+        let changed = try #require(ScriptContractTests.jsonLines(one).compactMap { $0["path"] as? String }.first)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: changed))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0]))
+        try handle.close()
+        _ = try await run(["pull", "--verify", "--json", "-o", checked], ["verify", "error"], status: 65)
         let dng = try #require(
             ScriptContractTests.jsonLines(shot).compactMap { $0["path"] as? String }.first { $0.hasSuffix(".dng") })
         // Twice: the second finds the first's output and says so (`existing`); a missing input fails on its own line.

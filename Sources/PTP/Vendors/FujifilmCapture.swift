@@ -20,6 +20,12 @@ public enum FujifilmCapture {
     public static let shootControl: UInt16 = 0x0304
     /// CaptureControl value that cancels the half press after a failed focus ("0x4 SDK_CancelS1"): 0x0004.
     public static let cancelFocusControl: UInt16 = 0x0004
+    /// CaptureControl value that makes the next InitiateCapture open the shutter in bulb: 0x0500 (libgphoto2
+    /// `config.c` `_put_Fuji_Bulb`, "0x500 start bulb? … SDK_StartBulb").
+    public static let bulbStartControl: UInt16 = 0x0500
+    /// CaptureControl value that makes the next InitiateCapture close a bulb exposure: 0x000C (`_put_Fuji_Bulb`,
+    /// "SDK_EndBulb").
+    public static let bulbEndControl: UInt16 = 0x000C
     /// AFStatus (0xD209) value of a failed focus: 3.
     public static let focusFailed: UInt16 = 3
     /// PriorityMode value that gives the host control ("USB control"): 2.

@@ -39,6 +39,13 @@ public enum SonyControl {
     /// 1 second").
     public static let focusHold = Duration.seconds(1)
 
+    /// StillImageStoreDestination, 0xD222 (UINT16): where a shot goes (libgphoto2 `config.c` `sony_capturetarget`:
+    /// "sdram" 0x0001, "card" 0x0010, "card+sdram" 0x0011; `ptp.h`: "Enumeration [1,17,16] value: 17").
+    public static let storeDestinationProperty = DevicePropertyCode.Sony.stillImageStoreDestination
+    /// StillImageStoreDestination value that stores each shot on the card and hands it to the host: 0x0011.
+    public static let storeOnCardAndHost: UInt16 = 0x0011
+    /// StillImageStoreDestination value for the host only: 0x0001.
+    public static let storeOnHost: UInt16 = 0x0001
     /// The pending-objects property, 0xD215 (UINT16).
     public static let pendingObjectsProperty = DevicePropertyCode.Sony.objectInMemory
     /// ObjectInMemory's threshold: values above 0x8000 mean shots wait in the buffer.
