@@ -466,15 +466,7 @@ public struct CaptureRunner: Sendable {
                             let objects: [AnnouncedObject]
                             let announce: @Sendable (AnnouncedObject) async -> Void = { object in
                                 announced.append(object, date: date, triggered: triggered)
-                                var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
-                                entry.shot = shotIndex
-                                entry.handle = object.handle.rawValue
-                                entry.cameraFile = object.info.filename
-                                entry.captureDate = object.info.captureDate
-                                entry.objectFormat = object.info.objectFormat.rawValue
-                                entry.size = object.info.byteCount
-                                entry.detail = object.late ? "late" : nil
-                                journal.recordQuietly(entry)
+                                journal.recordQuietly(JournalEntry.announced(object, shot: shotIndex))
                             }
                             do {
                                 if let exposure, exposure.isBulb {

@@ -110,3 +110,18 @@ extension JournalEntry {
         history.filter { ($0.event == Event.shotRequested || $0.event == Event.shotTaken) && $0.run != run }.count
     }
 }
+
+extension JournalEntry {
+    /// The `object-announced` line of `object`, announced for shot `shot` (from 0).
+    public static func announced(_ object: AnnouncedObject, shot: Int) -> JournalEntry {
+        var entry = JournalEntry(Event.objectAnnounced)
+        entry.shot = shot
+        entry.handle = object.handle.rawValue
+        entry.cameraFile = object.info.filename
+        entry.captureDate = object.info.captureDate
+        entry.objectFormat = object.info.objectFormat.rawValue
+        entry.size = object.info.byteCount
+        entry.detail = object.late ? "late" : nil
+        return entry
+    }
+}

@@ -299,15 +299,7 @@ public struct TetherRunner: Sendable {
                         taken.started = offset
                         journal.recordQuietly(taken)
                     }
-                    var entry = JournalEntry(JournalEntry.Event.objectAnnounced)
-                    entry.shot = shotIndex
-                    entry.handle = object.handle.rawValue
-                    entry.cameraFile = object.info.filename
-                    entry.captureDate = object.info.captureDate
-                    entry.objectFormat = object.info.objectFormat.rawValue
-                    entry.size = object.info.byteCount
-                    entry.detail = object.late ? "late" : nil
-                    journal.recordQuietly(entry)
+                    journal.recordQuietly(JournalEntry.announced(object, shot: shotIndex))
                 }
                 var objects: [AnnouncedObject] = []
                 let triggered: ContinuousClock.Instant
