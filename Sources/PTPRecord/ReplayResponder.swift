@@ -159,7 +159,7 @@ public actor ReplayResponder: PTPResponder {
             index: cursor, expected: expected, received: request, receivedDataOutByteCount: dataOut?.count,
             difference: difference)
         mismatch = found
-        logger.error("\(found)")
+        logger.debug("\(found)")  // the command reports it (thrown as the session's error)
         return PTPResponderReply(.generalError)
     }
 
