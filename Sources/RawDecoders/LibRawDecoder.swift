@@ -64,6 +64,14 @@ public enum LibRawDecoder {
             return String(decoding: head[range], as: UTF8.self)
         }
         let isTIFF = ascii(0..<4) == "II*\u{0}" || ascii(0..<4) == "MM\u{0}*"
+        // A DNG or TIFF/EP rawcap's own reader passed to LibRaw (data it does not decode) keeps its name.
+        if isTIFF {
+            switch RawDecoder.detectFormat(bytes) {
+            case .dng: return "DNG"
+            case .tiffEP: return "TIFF/EP"
+            default: break
+            }
+        }
         if ascii(0..<8) == "FUJIFILM" { return "Fujifilm RAF" }
         if ascii(4..<8) == "ftyp" && ascii(8..<12) == "crx " { return "Canon CR3" }
         if ascii(6..<14) == "HEAPCCDR" { return "Canon CRW" }

@@ -136,9 +136,11 @@ import Testing
         #expect(try catalog.definition(named: "bitdepth", vendor: generic).code.rawValue == 0xD001)
         #expect(try catalog.definition(named: "0x5005", vendor: generic).code == .whiteBalance)
         #expect(try catalog.definition(named: "0x5005", vendor: generic).name == "0x5005")
-        // 0xD001 is rawcap's generic bit depth, not a Nikon property.
+        // 0xD001 is rawcap's generic bit depth, not a Nikon property: a Nikon's `bitdepth` is its RawBitMode 0xD149.
+        #expect(try catalog.definition(named: "bitdepth", vendor: .nikon).code == .Nikon.rawBitMode)
+        #expect(catalog.definition(for: DevicePropertyCode(rawValue: 0xD001), vendor: .nikon) == nil)
         let error = #expect(throws: CameraControlError.self) {
-            try catalog.definition(named: "bitdepth", vendor: .nikon)
+            try catalog.definition(named: "bitdepth", vendor: .canon)
         }
         #expect(error?.code == .unknownProperty)
         #expect(error?.allowed.contains("iso") == true)
