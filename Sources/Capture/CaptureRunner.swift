@@ -359,20 +359,8 @@ public struct CaptureRunner: Sendable {
                 // The JPEG is always wanted: the file itself, or the DNG's preview.
                 let needed = object.isJPEG || format.product != .jpeg
                 guard needed else { continue }
-                let began = clock.now
-                let bytes: [UInt8]
-                if let prefetched = object.data {
-                    bytes = prefetched
-                    progress(prefetched.count)
-                } else {
-                    bytes = try await downloader.download(object, session: session, progress: progress)
-                }
-                var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
-                entry.shot = shotIndex
-                entry.handle = object.handle.rawValue
-                entry.size = UInt64(bytes.count)
-                entry.seconds = (clock.now - began).seconds
-                try journal.record(entry)
+                let bytes = try await downloader.fetch(
+                    object, shot: shotIndex, session: session, journal: journal, progress: progress)
                 if object.isJPEG { jpegBytes = bytes } else { rawBytes = bytes }
             }
             try await profile.driver.downloaded(objects, session: session)

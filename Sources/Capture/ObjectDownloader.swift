@@ -85,3 +85,29 @@ public struct ObjectDownloader: Sendable {
         }
     }
 }
+
+extension ObjectDownloader {
+    /// A shot's object in memory: the bytes the driver already read (`AnnouncedObject.data`), else downloaded; either
+    /// way journaled as `object-downloaded` for shot `shot` with its size and time.
+    func fetch(
+        _ object: AnnouncedObject, shot: Int, session: PTPSession, journal: Journal,
+        progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> [UInt8] {
+        let clock = ContinuousClock()
+        let began = clock.now
+        let bytes: [UInt8]
+        if let prefetched = object.data {
+            bytes = prefetched
+            progress(prefetched.count)
+        } else {
+            bytes = try await download(object, session: session, progress: progress)
+        }
+        var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
+        entry.shot = shot
+        entry.handle = object.handle.rawValue
+        entry.size = UInt64(bytes.count)
+        entry.seconds = (clock.now - began).seconds
+        try journal.record(entry)
+        return bytes
+    }
+}

@@ -363,20 +363,8 @@ public struct TetherRunner: Sendable {
                 for object in objects {
                     // The raw file is not needed for a JPEG product; everything is for originals.
                     if product == .jpeg, !object.isJPEG { continue }
-                    let began = clock.now
-                    let bytes: [UInt8]
-                    if let prefetched = object.data {
-                        bytes = prefetched
-                        progress(prefetched.count)
-                    } else {
-                        bytes = try await downloader.download(object, session: session, progress: progress)
-                    }
-                    var entry = JournalEntry(JournalEntry.Event.objectDownloaded)
-                    entry.shot = shotIndex
-                    entry.handle = object.handle.rawValue
-                    entry.size = UInt64(bytes.count)
-                    entry.seconds = (clock.now - began).seconds
-                    try journal.record(entry)
+                    let bytes = try await downloader.fetch(
+                        object, shot: shotIndex, session: session, journal: journal, progress: progress)
                     downloaded.append((object, bytes))
                 }
                 try await profile.driver.downloaded(objects, session: session)
