@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "RawDecoders", targets: ["RawDecoders"]),
         .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
         .library(name: "PTPRecord", targets: ["PTPRecord"]),
+        .library(name: "RawExport", targets: ["RawExport"]),
         .library(name: "Capture", targets: ["Capture"]),
     ],
     dependencies: [
@@ -75,6 +76,9 @@ let package = Package(
         .target(
             name: "DNG",
             dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "CCrypto", "CMultiMD5"]),
+        // The one step from a decoded raw to a written file (CFA or linear DNG, TIFF, original) that shoot, tether,
+        // pull and convert share: linearisation, orientation, previews, the Software tag and free names.
+        .target(name: "RawExport", dependencies: ["DNG", "RawDecoders", "RawImage"]),
 
         // The emulated camera: a strict PTP responder with a synthetic sensor, served through the PTP device sides.
         // DNG provides the JPEG codec for RAW+JPEG shots and thumbnails.
@@ -94,7 +98,7 @@ let package = Package(
         .target(
             name: "Capture",
             dependencies: [
-                "PTP", "RawImage", "RawDecoders", "DNG", "CameraControl", "PlatformSupport",
+                "PTP", "RawImage", "RawDecoders", "DNG", "RawExport", "CameraControl", "PlatformSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -103,8 +107,8 @@ let package = Package(
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "CameraEmulator",
-                "FakeUSB", "CameraControl", "Capture", "PlatformSupport",
+                "RawImage", "RawDecoders", "DNG", "RawExport", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord",
+                "CameraEmulator", "FakeUSB", "CameraControl", "Capture", "PlatformSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -178,15 +182,15 @@ let package = Package(
         .testTarget(
             name: "CaptureTests",
             dependencies: [
-                "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "TestSupport",
-                "PTPIP", .product(name: "Logging", package: "swift-log"),
+                "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "RawExport",
+                "TestSupport", "PTPIP", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "RawcapCLITests",
             dependencies: [
-                "RawcapCLI", "DNG", "RawDecoders", "RawImage", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport",
-                "CameraEmulator", "TestSupport",
+                "RawcapCLI", "DNG", "RawDecoders", "RawImage", "RawExport", "Capture", "PTP", "PTPUSB", "PTPIP",
+                "PTPRecord", "PTPTestSupport", "CameraEmulator", "TestSupport",
             ]
         ),
         // Independent clients against the emulated camera: gphoto2 over PTP/IP (`rawcap sim serve`) and over fake

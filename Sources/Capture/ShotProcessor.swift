@@ -2,6 +2,7 @@ import DNG
 import FoundationEssentials
 import Logging
 import RawDecoders
+import RawExport
 import RawImage
 
 #if canImport(Glibc)
@@ -155,10 +156,13 @@ public struct ShotProcessor: Sendable {
             guard let jpeg = shot.jpeg else {
                 throw CaptureError(.badObject, "frame \(shot.frame): the camera stored no JPEG")
             }
-            let path = try store.write(
-                jpeg.bytes, name: stem + ".jpg", whenTaken: .nextFree(stem: baseStem, fileExtension: "jpg"))
+            let written = try Exporter.export(
+                .original(jpeg.bytes),
+                ExportRequest(
+                    product: .original(fileExtension: "jpg"), compression: options.compression, computesSHA256: true,
+                    destination: ExportDestination(pathStem: store.path(stem), freeStem: baseStem)))
             try record(
-                path: path, size: jpeg.bytes.count, sha256: MessageDigest.hex(MessageDigest.hash(.sha256, jpeg.bytes)),
+                path: written.path, size: written.byteCount, sha256: MessageDigest.hex(written.sha256 ?? []),
                 kind: "jpeg", formatName: "jpeg", object: jpeg.object, exposure: nil)
             return saved
         }
@@ -199,95 +203,65 @@ public struct ShotProcessor: Sendable {
                 return nil
             }
         }
-        // The DNG writer reads the finished file's SHA-256 back while it syncs and publishes the file.
-        var options = options
-        options.computesFileSHA256 = true
-        var written: DNGWriter.Result?
+        if format.product == .bayer, let frame = decoded.frame,
+            let depth = format.rawBitDepth ?? format.expectedBitDepth, frame.bitsPerSample != depth
+        {
+            warn(
+                "frame \(shot.frame): asked for \(depth)-bit raw, the camera sent \(frame.bitsPerSample)-bit",
+                shot: shot)
+        }
         let rawExtension = extensions.first ?? "dng"
-        let target = store.path(stem + "." + rawExtension)
-        let whenTaken = OutputFile.WhenTaken.nextFree(
-            stem: baseStem, fileExtension: rawExtension, companions: savesJPEG ? ["jpg"] : [])
-        var formatName = format.description
-        var metadata: CaptureMetadata
-        var tiffPath: String?
-        switch (format.product, decoded.image) {
-        case (.bayer, .cfa(let frame)):
-            metadata = frame.metadata
-            if let depth = format.rawBitDepth ?? format.expectedBitDepth, frame.bitsPerSample != depth {
-                warn(
-                    "frame \(shot.frame): asked for \(depth)-bit raw, the camera sent \(frame.bitsPerSample)-bit",
-                    shot: shot)
-            }
-            formatName = "bayer\(frame.bitsPerSample)"
-            do {
-                written = try DNGWriter.write(
-                    frame, previews: try cameraPreview ?? DNGPreviews.render(from: frame), options: options, to: target,
-                    whenTaken: whenTaken)
-            } catch let error as DNGError
-                where format.linearFallback && [.unsupportedBitDepth, .invalidInput].contains(error.code)
-            {
-                warn("auto: the raw cannot be stored as CFA data (\(error)); writing a linear DNG instead", shot: shot)
-                let image = try LinearImage(demosaicing: frame)
-                written = try DNGWriter.write(
-                    image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target,
-                    whenTaken: whenTaken)
-                formatName = "linear"
-            }
-        case (.bayer, .linear(let image)):
-            guard format.linearFallback else {
-                throw CaptureError(
-                    .formatUnavailable,
-                    "\(format) needs Bayer data and the camera's raw is already demosaiced (LinearRaw); try --format linear or auto"
-                )
-            }
+        let product: ExportProduct
+        switch format.product {
+        case .bayer: product = .cfaDNG
+        case .linear: product = .linearDNG
+        case .tiff: product = .tiff
+        case .jpeg: return saved  // handled above
+        }
+        // Linearisation, orientation, previews (the camera's JPEG, else rendered while the raw data is written), the
+        // Software tag and the free name are the exporter's, as for convert.
+        let request = ExportRequest(
+            product: product, fallback: format.linearFallback ? .always : .never, compression: options.compression,
+            previews: cameraPreview.map { .given($0) } ?? .rendered, computesSHA256: true,
+            destination: ExportDestination(
+                pathStem: store.path(stem), freeStem: baseStem, companions: savesJPEG ? ["jpg"] : []),
+            dngOptions: options)
+        let written: ExportResult
+        do {
+            written = try Exporter.export(.decoded(decoded), request)
+        } catch let error as ExportError where error.code == .notCFA {
+            throw CaptureError(
+                .formatUnavailable,
+                "\(format) needs Bayer data and the camera's raw is already demosaiced (LinearRaw); try --format linear or auto"
+            )
+        }
+        switch written.fallback {
+        case .alreadyLinear:
             warn(
                 "auto: the camera's raw is already demosaiced (LinearRaw), so the DNG is linear, not Bayer", shot: shot)
-            metadata = image.metadata
-            written = try DNGWriter.write(
-                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target,
-                whenTaken: whenTaken)
-            formatName = "linear"
-        case (.linear, _):
-            let image: LinearImage
-            switch decoded.image {
-            case .cfa(let frame): image = try LinearImage(demosaicing: frame)
-            case .linear(let linear): image = linear
-            }
-            metadata = image.metadata
-            written = try DNGWriter.write(
-                image, previews: try cameraPreview ?? DNGPreviews.render(from: image), options: options, to: target,
-                whenTaken: whenTaken)
-        case (.tiff, _):
-            let rendered: RGBImage16
-            switch decoded.image {
-            case .cfa(let frame):
-                metadata = frame.metadata
-                rendered = try frame.renderRGB16()
-            case .linear(let image):
-                metadata = image.metadata
-                rendered = try image.renderRGB16()
-            }
-            tiffPath = try RGBTIFFWriter.write(rendered, metadata: metadata, to: target, whenTaken: whenTaken).path
-        case (.jpeg, _):
-            return saved  // handled above
+        case .cfaRefused(let error):
+            warn("auto: the raw cannot be stored as CFA data (\(error)); writing a linear DNG instead", shot: shot)
+        case nil: break
         }
-        // The writer's figures for a DNG; for a TIFF, stat rather than FileManager's attributes (without full
-        // Foundation their size is a UInt, which `as? Int` does not bridge).
-        let final = written?.path ?? tiffPath ?? target
-        var info = stat()
-        let size = written?.byteCount ?? (stat(final, &info) == 0 ? Int(info.st_size) : 0)
-        let digest = try written?.sha256 ?? MessageDigest.hashFile(.sha256, at: final)
+        let formatName: String
+        switch written.kind {
+        case .cfaDNG: formatName = "bayer\(written.bitsPerSample ?? 16)"
+        case .linearDNG where format.product == .bayer: formatName = "linear"
+        default: formatName = format.description
+        }
+        let exposure = written.metadata.map(Self.exposure)
+        let final = written.path
         let kind = format.product == .tiff ? "tiff" : "dng"
         try record(
-            path: final, size: size, sha256: MessageDigest.hex(digest), kind: kind, formatName: formatName,
-            object: raw.object, exposure: Self.exposure(metadata))
+            path: final, size: written.byteCount, sha256: MessageDigest.hex(written.sha256 ?? []), kind: kind,
+            formatName: formatName, object: raw.object, exposure: exposure)
         if let jpegAhead, let jpeg = shot.jpeg {
             // The JPEG keeps the raw file's stem, wherever that went.
             let finalName = final.split(separator: "/").last.map(String.init) ?? final
             let (path, sha256) = try jpegAhead.commit(name: String(finalName.dropLast(rawExtension.count)) + "jpg")
             try record(
                 path: path, size: jpeg.bytes.count, sha256: sha256, kind: "jpeg", formatName: "jpeg",
-                object: jpeg.object, exposure: Self.exposure(metadata))
+                object: jpeg.object, exposure: exposure)
         }
         if !savesJPEG, let jpeg = shot.jpeg {
             var entry = JournalEntry(JournalEntry.Event.objectNotSaved)

@@ -3,6 +3,7 @@ import PTP
 import PTPIP
 import PTPRecord
 import PTPUSB
+import RawExport
 
 extension CameraConnector {
     /// The recorder for `--record FILE`, or `nil` without it. The file is created, never overwritten.

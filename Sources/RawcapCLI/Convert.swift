@@ -54,12 +54,7 @@ extension RawcapCommand {
 
         var target: Converter.Target {
             let dngCompression: DNGOptions.Compression = compression == .lossless ? .lossless : .none
-            if tiff {
-                return .tiff(
-                    RGBTIFFWriter.Options(
-                        bitsPerSample: 16, compression: compression == .lossless ? .deflate : .none,
-                        software: "rawcap \(RawcapVersion.current)"))
-            }
+            if tiff { return .tiff(dngCompression) }
             return linear ? .linearDNG(dngCompression) : .dng(dngCompression)
         }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DNG
+import RawExport
 import FoundationEssentials
 import RawDecoders
 import RawImage
@@ -9,7 +10,8 @@ import RawImage
 #endif
 
 /// Turns one raw file into a DNG, a LinearRaw DNG or a 16-bit TIFF: the work of `rawcap convert` for one input,
-/// apart from printing.
+/// apart from printing. Reading and checking the input is ``InputFile``'s; the file is written by
+/// ``RawExport/Exporter``, as shoot and pull write theirs.
 struct Converter {
     /// What to write.
     enum Target: Sendable, Hashable {
@@ -17,8 +19,8 @@ struct Converter {
         case dng(DNGOptions.Compression)
         /// A LinearRaw DNG, demosaiced by rawcap.
         case linearDNG(DNGOptions.Compression)
-        /// A rendered RGB TIFF.
-        case tiff(RGBTIFFWriter.Options)
+        /// A rendered 16-bit RGB TIFF, Deflate for lossless.
+        case tiff(DNGOptions.Compression)
 
         /// `dng`, `linear-dng` or `tiff`: the JSON `format`.
         var name: String {
@@ -29,9 +31,21 @@ struct Converter {
             }
         }
 
-        var fileExtension: String {
-            if case .tiff = self { return "tif" }
-            return "dng"
+        var fileExtension: String { product.fileExtension }
+
+        /// What ``RawExport/Exporter`` writes.
+        var product: ExportProduct {
+            switch self {
+            case .dng: .cfaDNG
+            case .linearDNG: .linearDNG
+            case .tiff: .tiff
+            }
+        }
+
+        var compression: DNGOptions.Compression {
+            switch self {
+            case .dng(let compression), .linearDNG(let compression), .tiff(let compression): compression
+            }
         }
     }
 
@@ -65,132 +79,45 @@ struct Converter {
     /// a 50 MB file back costs about a tenth of a conversion).
     var computesSHA256 = true
 
-    /// Reads, decodes and writes `input`.
+    /// Reads, decodes and writes `input` through ``RawExport/Exporter``.
     ///
     /// - Throws: ``CommandFailure``: 65 for an input rawcap cannot decode, 66 for one that does not exist, 73 when
     ///   the output cannot be created, 74 for a read or write that fails part-way. Nothing is left behind.
     func convert(_ input: String) throws(CommandFailure) -> Result {
         let file = try InputFile(path: input)
         let decoded = try file.decodeVerified()
-        let linear: DecodedRaw
+        let name = ConvertOutputName(input: input, folder: folder, fileExtension: target.fileExtension)
+        let request = ExportRequest(
+            product: target.product, fallback: .linearInput, compression: target.compression,
+            computesSHA256: computesSHA256,
+            destination: ExportDestination(folder: name.folder, stem: name.stem))
+        let written: ExportResult
         do {
-            // rawcap's DNG writer carries a LinearizationTable only for LinearRaw images, so a CFA table is applied:
-            // the samples become the linear values every reader would compute from the original.
-            linear = try decoded.applyingLinearization()
+            written = try Exporter.export(.decoded(decoded), request)
+        } catch let error as DNGError {
+            let path = error.path ?? name.path(suffix: 0)
+            throw CommandFailure(Self.status(for: error), "\(input): cannot write \(path): \(Self.describe(error))")
+        } catch let error as ExportError where error.code == .unreadable {
+            throw CommandFailure(SysExit.ioError, error.description)
         } catch {
+            // RawImageError and JPEGError from linearising or rendering: the input's content is unusable.
             throw CommandFailure(SysExit.dataError, "\(input): \(error)")
         }
-        let name = ConvertOutputName(input: input, folder: folder, fileExtension: target.fileExtension)
-        var suffix = 0
-        while true {
-            let path = name.path(suffix: suffix)
-            do {
-                let (byteCount, width, height, sha256) = try write(linear, to: path)
-                var digest: [UInt8]?
-                if computesSHA256 {
-                    do {
-                        digest = try sha256 ?? MessageDigest.hashFile(.sha256, at: path)
-                    } catch {
-                        throw CommandFailure(
-                            SysExit.ioError, "\(path): the file was written but cannot be read back: \(error)")
-                    }
-                }
-                let metadata = Self.metadata(of: linear)
-                let make = metadata.make.flatMap { $0.isEmpty ? nil : $0 }
-                return Result(
-                    input: input, output: path, takenName: suffix == 0 ? nil : name.path(suffix: 0),
-                    byteCount: byteCount, sha256: digest.map(MessageDigest.hex),
-                    camera: metadata.model.flatMap { $0.isEmpty ? nil : $0 } ?? make, make: make,
-                    inputFormat: decoded.info.container.description, target: target,
-                    compression: compressionName, width: width, height: height)
-            } catch let error as DNGError where error.code == .fileExists && suffix < ConvertOutputName.maxSuffix {
-                suffix += 1
-            } catch let error as DNGError {
-                throw CommandFailure(Self.status(for: error), "\(input): cannot write \(path): \(Self.describe(error))")
-            } catch let failure as CommandFailure {
-                throw failure
-            } catch {
-                throw CommandFailure(SysExit.dataError, "\(input): \(error)")
-            }
-        }
+        let metadata = Self.metadata(of: decoded)
+        let make = metadata.make.flatMap { $0.isEmpty ? nil : $0 }
+        return Result(
+            input: input, output: written.path,
+            takenName: written.path == written.intendedPath ? nil : written.intendedPath,
+            byteCount: written.byteCount, sha256: written.sha256.map(MessageDigest.hex),
+            camera: metadata.model.flatMap { $0.isEmpty ? nil : $0 } ?? make, make: make,
+            inputFormat: decoded.info.container.description, target: target,
+            compression: compressionName, width: written.width ?? 0, height: written.height ?? 0)
     }
 
     private var compressionName: String {
         switch target {
         case .dng(let compression), .linearDNG(let compression): compression.description
-        case .tiff(let options): options.compression.rawValue
-        }
-    }
-
-    /// Writes the file and returns its size in bytes and the stored image's pixel size (the raw image for a DNG,
-    /// the active area for a demosaiced one, the upright rendering for a TIFF). Errors: `DNGError` from the
-    /// writers, `RawImageError` and `JPEGError` from rendering (both mean the input's content is unusable: 65).
-    ///
-    /// - Returns: the file's size and pixel size, and its SHA-256 when the writer read it back (DNGs, with `--json`).
-    private func write(_ decoded: DecodedRaw, to path: String) throws
-        -> (bytes: Int, width: Int, height: Int, sha256: [UInt8]?)
-    {
-        var options = DNGOptions()
-        options.computesFileSHA256 = computesSHA256
-        switch (target, decoded.image) {
-        case (.dng(let compression), .cfa(let frame)):
-            options.compression = compression
-            // The previews render on other threads while the raw data is written (the preview SubIFD is the file's
-            // last part); a frame whose previews cannot be predicted is rendered first.
-            guard let shape = try? PendingPreviews.Shape(renderingFrom: frame) else {
-                let written = try DNGWriter.write(
-                    frame, previews: try Self.previews(of: frame), options: options, to: path)
-                return (written.byteCount, frame.width, frame.height, written.sha256)
-            }
-            // Fail on an existing name before starting the rendering.
-            try Self.checkFree(path)
-            let previews = PendingPreviews(expecting: shape) { try Self.previews(of: frame) }
-            let written = try DNGWriter.write(frame, previews: previews, options: options, to: path)
-            return (written.byteCount, frame.width, frame.height, written.sha256)
-        case (.dng(let compression), .linear(let image)), (.linearDNG(let compression), .linear(let image)):
-            options.compression = compression
-            let written = try DNGWriter.write(
-                image, previews: try DNGPreviews.render(from: image), options: options, to: path)
-            return (written.byteCount, image.width, image.height, written.sha256)
-        case (.linearDNG(let compression), .cfa(let frame)):
-            // Fail on an existing name before the demosaic, which takes seconds on a large frame.
-            try Self.checkFree(path)
-            let image = try LinearImage(demosaicing: frame)
-            options.compression = compression
-            let written = try DNGWriter.write(
-                image, previews: try DNGPreviews.render(from: image), options: options, to: path)
-            return (written.byteCount, image.width, image.height, written.sha256)
-        case (.tiff(let options), _):
-            try Self.checkFree(path)
-            var metadata = Self.metadata(of: decoded)
-            let rendered: RGBImage16
-            switch decoded.image {
-            case .cfa(let frame): rendered = try frame.renderRGB16(RenderOptions())
-            case .linear(let image): rendered = try image.renderRGB16(RenderOptions())
-            }
-            // The rendering applied the orientation, so the pixels are already upright.
-            metadata.orientation = .normal
-            let written = try RGBTIFFWriter.write(rendered, metadata: metadata, options: options, to: path)
-            return (written.byteCount, rendered.width, rendered.height, nil)
-        }
-    }
-
-    /// The DNG's thumbnail and preview rendered from the frame; for a frame rawcap cannot render in colour (a CFA
-    /// with colours other than red, green and blue, unusable colour tags), a grey thumbnail of the raw data, so that
-    /// such files still convert.
-    static func previews(of frame: RawFrame) throws -> DNGPreviews {
-        do {
-            return try DNGPreviews.render(from: frame)
-        } catch {
-            return DNGPreviews(thumbnail: try GreyThumbnail.make(from: frame), preview: nil)
-        }
-    }
-
-    /// Throws ``DNGError/Code/fileExists`` when `path` exists, as ``OutputFile`` would, before expensive work.
-    private static func checkFree(_ path: String) throws(DNGError) {
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            throw DNGError(.fileExists, path: path, "the file already exists and rawcap never overwrites")
+        case .tiff(let compression): compression == .lossless ? "deflate" : "none"
         }
     }
 

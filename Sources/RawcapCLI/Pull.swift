@@ -62,7 +62,7 @@ extension RawcapCommand {
         @Flag(help: "Save files exactly as the camera wrote them.")
         var original = false
 
-        @Option(help: "DNG raw data: lossless (lossless JPEG, about half the size; the default) or none.")
+        @Option(help: "DNG raw data: lossless (lossless JPEG, about half the size; the default) or none. A --format tiff file is Deflate with lossless.")
         var compression: CompressionChoice = .lossless
 
         @Flag(help: "Delete each file from the camera once it is safely on disk.")

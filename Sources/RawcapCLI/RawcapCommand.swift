@@ -1,4 +1,5 @@
 import ArgumentParser
+import RawExport
 
 /// The root of rawcap's command tree. Subcommands live one per file as extensions of this type.
 public struct RawcapCommand: AsyncParsableCommand {
@@ -23,10 +24,4 @@ public struct RawcapCommand: AsyncParsableCommand {
     )
 
     public init() {}
-}
-
-/// rawcap's version string, printed by `rawcap --version`.
-public enum RawcapVersion {
-    /// The current release.
-    public static let current = "0.1.0"
 }

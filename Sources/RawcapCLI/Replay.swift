@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import PTPRecord
 import PlatformSupport
+import RawExport
 
 #if canImport(Glibc)
     import Glibc

@@ -75,7 +75,7 @@ extension RawcapCommand {
         var name: String?
 
         @Option(
-            help: "DNG raw data: lossless (lossless JPEG, about half the size; the default, as for pull and convert) or none."
+            help: "DNG raw data: lossless (lossless JPEG, about half the size; the default, as for pull and convert) or none. A --format tiff file is Deflate with lossless."
         )
         var compression: CompressionChoice = .lossless
 

@@ -8,6 +8,7 @@ import PTPIP
 import PTPRecord
 import PlatformSupport
 import Synchronization
+import RawExport
 
 #if canImport(Glibc)
     import Glibc

@@ -51,7 +51,7 @@ extension RawcapCommand {
                 valueName: "template"))
         var name: String?
 
-        @Option(help: "DNG raw data: lossless (lossless JPEG, about half the size; the default, as for shoot) or none.")
+        @Option(help: "DNG raw data: lossless (lossless JPEG, about half the size; the default, as for shoot) or none. A --format tiff file is Deflate with lossless.")
         var compression: CompressionChoice = .lossless
 
         @Flag(help: "Delete each file from the camera's card once it is safely on disk (a JPEG not saved stays).")

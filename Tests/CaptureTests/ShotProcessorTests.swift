@@ -2,6 +2,7 @@ import CameraEmulator
 import DNG
 import Foundation
 import PTP
+import RawDecoders
 import RawImage
 import TestSupport
 import Testing
@@ -72,5 +73,54 @@ import Testing
         }
         // Neither the JPEG nor its temporary file, nor a journal: nothing was journaled, so none was created.
         #expect(try Self.names(in: folder) == [])
+    }
+}
+
+/// What shoot, tether and pull write from a camera's raw object goes through the one export step
+/// (`RawExport.Exporter`): a CFA LinearizationTable is applied and a TIFF rendering is upright.
+@Suite struct ShotProcessorExportTests {
+    private static func processor(_ folder: TemporaryDirectory, _ product: ResolvedFormat.Product) throws
+        -> ShotProcessor
+    {
+        ShotProcessor(
+            format: ResolvedFormat(product: product, rawBitDepth: nil), keepJPEG: false,
+            options: DNGOptions(compression: .lossless), namer: try FileNamer(template: "shot{n}"),
+            camera: "Test Camera", serial: "1", store: try OutputStore(folder: folder.url.path),
+            journal: try Journal(folder: folder.url.path))
+    }
+
+    private static func shot(raw: [UInt8], name: String) -> ShotProcessor.Shot {
+        ShotProcessor.Shot(
+            frame: 1, index: 0, bracket: nil, date: Date(), sequence: 1,
+            raw: (
+                AnnouncedObject(handle: ObjectHandle(rawValue: 1), info: ObjectInfo(objectFormat: .tiffEP, filename: name)),
+                raw
+            ), jpeg: nil, captureSeconds: 0, downloadSeconds: 0, triggered: .now)
+    }
+
+    @Test func aCameraDNGWithALinearizationTableGetsLinearSamples() throws {
+        let folder = try TemporaryDirectory("shot-linearization")
+        let saved = try Self.processor(folder, .bayer).process(Self.shot(raw: CompandedDNG.bytes(), name: "C.DNG"))
+        let path = try #require(saved.first?.path)
+        let written = try RawDecoder.decode(try RawDecoder.readFile(path)[...])
+        let frame = try #require(written.frame)
+        // The DNG carries no table (rawcap writes one for LinearRaw only), so its samples must be the linear values.
+        #expect(written.linearizationTable == nil)
+        #expect(frame.whiteLevel == Int(CompandedDNG.whiteLevel))
+        #expect(frame.samples == CompandedDNG.linearSamples)
+        #expect(frame.samples != CompandedDNG.storedSamples.map(UInt16.init))
+    }
+
+    @Test func aTIFFRenderingIsWrittenUpright() throws {
+        let folder = try TemporaryDirectory("shot-tiff-orientation")
+        // The camera held the body turned: Orientation 6, the rendering is turned to display upright.
+        let saved = try Self.processor(folder, .tiff)
+            .process(Self.shot(raw: CompandedDNG.bytes(orientation: 6), name: "C.DNG"))
+        let path = try #require(saved.first?.path)
+        #expect(path.hasSuffix(".tif"))
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+        #expect(TIFFIFD0.numbers(274, in: bytes) == [1])
+        let (width, height) = (TIFFIFD0.numbers(256, in: bytes)?.first, TIFFIFD0.numbers(257, in: bytes)?.first)
+        #expect(try #require(height) > #require(width), "a sensor 64 wide turned a quarter is taller than wide")
     }
 }

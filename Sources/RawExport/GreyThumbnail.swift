@@ -9,10 +9,10 @@ import RawImage
 /// A grey IFD0 thumbnail drawn straight from the raw samples, for frames the colour renderer refuses (a CFA with
 /// cyan/magenta/yellow filters, colour tags it cannot invert). Every DNG needs an IFD0 image; this one is honest
 /// about being the raw brightness only.
-enum GreyThumbnail {
+public enum GreyThumbnail {
     /// Averages blocks of the frame's default crop into at most ``DNGPreviews/thumbnailLongSide`` pixels on the long
     /// side, relative to the mean black level and the white level, with the sRGB transfer curve.
-    static func make(from frame: RawFrame) throws(RawImageError) -> RGBImage8 {
+    public static func make(from frame: RawFrame) throws(RawImageError) -> RGBImage8 {
         let crop = frame.defaultCrop
         let size = try RenderOptions.outputSize(
             width: crop.width, height: crop.height, longSide: DNGPreviews.thumbnailLongSide)
