@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PTP", targets: ["PTP"]),
         .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
         .library(name: "RawImage", targets: ["RawImage"]),
+        .library(name: "OutputFiles", targets: ["OutputFiles"]),
         .library(name: "DNG", targets: ["DNG"]),
         .library(name: "RawDecoders", targets: ["RawDecoders"]),
         .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
@@ -73,12 +74,18 @@ let package = Package(
             dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw", "PlatformSupport"]),
         // MD5 of many tiles at once in SIMD lanes: the DNG raw digest, several times faster than one MD5 at a time.
         .target(name: "CMultiMD5"),
+        // Files rawcap saves, whatever they hold: a temporary name, fsync, publishing without replacing, the next
+        // free name (`OutputFile`), the folder lock, SHA-256 and MD5 (`MessageDigest`), `OutputFileError`.
+        .target(name: "OutputFiles", dependencies: ["CCrypto"]),
         .target(
             name: "DNG",
-            dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "CCrypto", "CMultiMD5"]),
+            dependencies: [
+                "RawImage", "WireFormat", "LosslessJPEG", "OutputFiles", "CLibTIFF", "CTurboJPEG", "CCrypto", "CMultiMD5",
+            ]
+        ),
         // The one step from a decoded raw to a written file (CFA or linear DNG, TIFF, original) that shoot, tether,
         // pull and convert share: linearisation, orientation, previews, the Software tag and free names.
-        .target(name: "RawExport", dependencies: ["DNG", "RawDecoders", "RawImage"]),
+        .target(name: "RawExport", dependencies: ["DNG", "OutputFiles", "RawDecoders", "RawImage"]),
 
         // The emulated camera: a strict PTP responder with a synthetic sensor, served through the PTP device sides.
         // DNG provides the JPEG codec for RAW+JPEG shots and thumbnails.
@@ -98,7 +105,7 @@ let package = Package(
         .target(
             name: "Capture",
             dependencies: [
-                "PTP", "RawImage", "RawDecoders", "DNG", "RawExport", "CameraControl", "PlatformSupport",
+                "PTP", "RawImage", "RawDecoders", "DNG", "OutputFiles", "RawExport", "CameraControl", "PlatformSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -107,8 +114,8 @@ let package = Package(
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG", "RawExport", "WireFormat", "PTP", "PTPUSB", "PTPIP", "PTPRecord",
-                "CameraEmulator", "FakeUSB", "CameraControl", "Capture", "PlatformSupport",
+                "RawImage", "RawDecoders", "DNG", "OutputFiles", "RawExport", "WireFormat", "PTP", "PTPUSB", "PTPIP",
+                "PTPRecord", "CameraEmulator", "FakeUSB", "CameraControl", "Capture", "PlatformSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -175,22 +182,23 @@ let package = Package(
         .testTarget(
             name: "DNGTests",
             dependencies: [
-                "DNG", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG", "TestSupport",
+                "DNG", "OutputFiles", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG",
+                "TestSupport",
             ],
             // Python helpers the interop tests run with the venv's interpreter (rawpy, tifffile).
             exclude: ["Scripts"]),
         .testTarget(
             name: "CaptureTests",
             dependencies: [
-                "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "RawDecoders", "RawImage", "RawExport",
-                "TestSupport", "PTPIP", .product(name: "Logging", package: "swift-log"),
+                "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "OutputFiles", "RawDecoders", "RawImage",
+                "RawExport", "TestSupport", "PTPIP", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "RawcapCLITests",
             dependencies: [
-                "RawcapCLI", "DNG", "RawDecoders", "RawImage", "RawExport", "Capture", "PTP", "PTPUSB", "PTPIP",
-                "PTPRecord", "PTPTestSupport", "CameraEmulator", "TestSupport",
+                "RawcapCLI", "DNG", "OutputFiles", "RawDecoders", "RawImage", "RawExport", "Capture", "PTP", "PTPUSB",
+                "PTPIP", "PTPRecord", "PTPTestSupport", "CameraEmulator", "TestSupport",
             ]
         ),
         // Independent clients against the emulated camera: gphoto2 over PTP/IP (`rawcap sim serve`) and over fake

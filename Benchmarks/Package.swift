@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "RawImage", package: "rawcap"),
                 .product(name: "RawDecoders", package: "rawcap"),
                 .product(name: "DNG", package: "rawcap"),
+                .product(name: "OutputFiles", package: "rawcap"),
                 .product(name: "Capture", package: "rawcap"),
                 .product(name: "CameraEmulator", package: "rawcap"),
                 .product(name: "PTP", package: "rawcap"),

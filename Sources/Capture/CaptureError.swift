@@ -1,7 +1,7 @@
 /// Why a capture, download or save failed, in the capture engine's own terms.
 ///
-/// Link failures (`TransportError`), device refusals (`PTPError`), output failures (`DNGError`) and undecodable
-/// objects (`DecodeError`) pass through unchanged; this type covers what only the engine can tell: a format the
+/// Link failures (`TransportError`), device refusals (`PTPError`), output failures (`DNGError`, `OutputFileError`)
+/// and undecodable objects (`DecodeError`) pass through unchanged; this type covers what only the engine can tell: a format the
 /// camera cannot give, a capture that never completed, a full card, a stop on request.
 public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure; stable, so tests and the command line can switch on it.

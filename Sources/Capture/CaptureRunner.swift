@@ -85,8 +85,8 @@ public struct CaptureRunner: Sendable {
     ///
     /// - Throws: ``CaptureError`` (`.formatUnavailable` before anything is shot, `.cameraBusy`, `.cardFull`,
     ///   `.captureTimeout`, `.badObject`, `.interrupted` after a stop request), `TransportError` (disconnect,
-    ///   stall), `DNGError` (the folder or disk). The camera's settings are restored in every case, and the journal
-    ///   ends with `run-finished` or `run-failed`.
+    ///   stall), `DNGError` or `OutputFileError` (the folder or disk). The camera's settings are restored in every
+    ///   case, and the journal ends with `run-finished` or `run-failed`.
     public func run() async throws -> Summary {
         let identity: CameraIdentity
         do {

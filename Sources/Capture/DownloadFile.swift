@@ -1,5 +1,6 @@
 import DNG
 import Dispatch
+import OutputFiles
 import PTP
 import Synchronization
 
@@ -41,7 +42,7 @@ public final class DownloadFile: PTPDataSink, Sendable {
         /// Bytes written when writeback was last started.
         var writebackStartedAt = 0
         /// A failed write's error: the file is gone, and ``commit()`` throws it.
-        var writeFailure: DNGError?
+        var writeFailure: OutputFileError?
         var committed = false
     }
 
@@ -52,7 +53,7 @@ public final class DownloadFile: PTPDataSink, Sendable {
         let digest = MessageDigest(.sha256)
         var digested = 0
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        var failure: DNGError?
+        var failure: OutputFileError?
 
         init(descriptor: Int32, path: String) {
             self.descriptor = descriptor
@@ -66,7 +67,8 @@ public final class DownloadFile: PTPDataSink, Sendable {
                 digested += try digest.update(
                     fileDescriptor: descriptor, range: digested..<end, buffer: &buffer, name: path)
                 if digested < end {
-                    failure = DNGError(.ioFailure, path: path, "the file ended at \(digested) of \(end) bytes written")
+                    failure = OutputFileError(
+                        .ioFailure, path: path, "the file ended at \(digested) of \(end) bytes written")
                 }
             } catch {
                 failure = error
@@ -76,7 +78,7 @@ public final class DownloadFile: PTPDataSink, Sendable {
 
     /// Creates the temporary file for `path`, for an object of at most `limit` bytes, optionally with a rate floor.
     ///
-    /// - Throws: ``DNG/DNGError`` when the file cannot be created (it exists, the folder is read-only, …).
+    /// - Throws: ``OutputFiles/OutputFileError`` when the file cannot be created (it exists, the folder is read-only, …).
     public init(
         creatingAt path: String, whenTaken: OutputFile.WhenTaken = .refuse, limit: Int,
         floor: DownloadBuffer.RateFloor? = nil,
@@ -99,7 +101,7 @@ public final class DownloadFile: PTPDataSink, Sendable {
     /// Writes a chunk to the file.
     ///
     /// - Throws: ``CaptureError/Code-swift.struct/badObject`` past the limit,
-    ///   ``CaptureError/Code-swift.struct/downloadStalled`` below the rate floor, ``DNG/DNGError`` when the write
+    ///   ``CaptureError/Code-swift.struct/downloadStalled`` below the rate floor, ``OutputFiles/OutputFileError`` when the write
     ///   fails (a full disk; the temporary file is removed then).
     public func write(_ chunk: ArraySlice<UInt8>) async throws {
         let handOver: Int?
@@ -107,7 +109,7 @@ public final class DownloadFile: PTPDataSink, Sendable {
             handOver = try state.withLock { state -> Int? in
                 try state.allowance.add(chunk.count)
                 try chunk.withUnsafeBytes { buffer in
-                    try Result { () throws(DNGError) in try state.file.write(buffer) }.get()
+                    try Result { () throws(OutputFileError) in try state.file.write(buffer) }.get()
                 }
                 if state.allowance.received - state.writebackStartedAt >= Self.writebackStepByteCount {
                     state.writebackStartedAt = state.allowance.received
@@ -117,7 +119,7 @@ public final class DownloadFile: PTPDataSink, Sendable {
                 state.handedOver = state.allowance.received
                 return state.handedOver
             }
-        } catch let error as DNGError {
+        } catch let error as OutputFileError {
             state.withLock { $0.writeFailure = error }
             discard()
             throw error
@@ -132,23 +134,23 @@ public final class DownloadFile: PTPDataSink, Sendable {
     /// pool (the pull's save queue).
     ///
     /// - Returns: the file's size and its SHA-256 in lowercase hex.
-    /// - Throws: ``DNG/DNGError`` when a write failed or the file cannot be read back or made durable; the
+    /// - Throws: ``OutputFiles/OutputFileError`` when a write failed or the file cannot be read back or made durable; the
     ///   temporary file is gone then.
     public func commit() throws -> (byteCount: Int, sha256: String) {
-        let total = try state.withLock { state throws(DNGError) in
+        let total = try state.withLock { state throws(OutputFileError) in
             precondition(!state.committed, "DownloadFile.commit() called twice")
             state.committed = true
             if let failure = state.writeFailure { throw failure }
             return state.allowance.received
         }
-        let digest = digestQueue.sync { () -> Result<[UInt8], DNGError> in
+        let digest = digestQueue.sync { () -> Result<[UInt8], OutputFileError> in
             digester.digest(upTo: total)
             if let failure = digester.failure { return .failure(failure) }
             return .success(digester.digest.finalize())
         }
         do {
             let sha256 = try digest.get()
-            try state.withLock { state throws(DNGError) in try state.file.commit() }
+            try state.withLock { state throws(OutputFileError) in try state.file.commit() }
             return (total, MessageDigest.hex(sha256))
         } catch {
             discard()

@@ -1,5 +1,6 @@
 import DNG
 import FoundationEssentials
+import OutputFiles
 import Synchronization
 
 #if canImport(Glibc)
@@ -117,7 +118,7 @@ public final class Journal: @unchecked Sendable {
     /// anything else makes the folder unusable.
     private static func failure(path: String, errno code: Int32, _ what: String) -> any Error {
         switch code {
-        case ENOSPC, EDQUOT, EFBIG: DNGError.system(what, path: path, errno: code)
+        case ENOSPC, EDQUOT, EFBIG: OutputFileError.system(what, path: path, errno: code)
         default: CaptureError(.outputUnavailable, "\(what) \(path): \(String(cString: strerror(code)))")
         }
     }

@@ -1,5 +1,6 @@
 import DNG
 import FoundationEssentials
+import OutputFiles
 
 /// `rawcap pull --verify`: every file the journal of a folder says was written (`file-written`, by `shoot` or
 /// `pull`) is read again and its SHA-256 compared with the journal's.

@@ -1,4 +1,5 @@
 import DNG
+import OutputFiles
 import PTP
 import RawDecoders
 
@@ -35,7 +36,8 @@ public struct ObjectDownloader: Sendable {
     /// failure the temporary file is removed before this throws.
     ///
     /// - Throws: ``CaptureError/Code-swift.struct/badObject`` when the camera sends another size than it
-    ///   announced, ``DNG/DNGError`` when the file cannot be created or written, or what the session throws.
+    ///   announced, ``OutputFiles/OutputFileError`` when the file cannot be created or written, or what the session
+    ///   throws.
     public func download(
         _ object: AnnouncedObject, session: PTPSession, toFileAt path: String,
         whenTaken: OutputFile.WhenTaken = .refuse, progress: @escaping @Sendable (Int) -> Void

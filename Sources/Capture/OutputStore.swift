@@ -1,5 +1,6 @@
 import DNG
 import FoundationEssentials
+import OutputFiles
 import PlatformSupport
 import Synchronization
 

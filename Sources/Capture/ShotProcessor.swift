@@ -1,6 +1,7 @@
 import DNG
 import FoundationEssentials
 import Logging
+import OutputFiles
 import RawDecoders
 import RawExport
 import RawImage
@@ -97,7 +98,7 @@ public struct ShotProcessor: Sendable {
     /// Writes the shot's files; returns them in the order written (the raw product first).
     ///
     /// - Throws: ``CaptureError/Code-swift.struct/badObject`` when a needed object is missing or does not
-    ///   decode, `DNGError` when a file cannot be written (nothing partial is left).
+    ///   decode, `DNGError` or `OutputFileError` when a file cannot be written (nothing partial is left).
     public func process(_ shot: Shot) throws -> [SavedFile] {
         let clock = ContinuousClock()
         let started = clock.now
@@ -312,11 +313,11 @@ private final class JPEGAhead: Sendable {
         let sha256: String
     }
 
-    private let job: BackgroundJob<Result<Prepared, DNGError>>
+    private let job: BackgroundJob<Result<Prepared, OutputFileError>>
 
     init(_ bytes: [UInt8], path: String, whenTaken: OutputFile.WhenTaken) {
         job = BackgroundJob {
-            Result { () throws(DNGError) in
+            Result { () throws(OutputFileError) in
                 let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
                 try file.write(bytes)
                 try file.sync()
@@ -325,11 +326,11 @@ private final class JPEGAhead: Sendable {
         }
     }
 
-    /// Publishes the file as `name` in its folder (``DNG/OutputFile/commit()``; the next free name when that is
+    /// Publishes the file as `name` in its folder (``OutputFiles/OutputFile/commit()``; the next free name when that is
     /// taken) and returns where it is and its SHA-256 in lowercase hex.
     ///
-    /// - Throws: ``DNG/DNGError`` when it could not be written or published; nothing is left then.
-    func commit(name: String) throws(DNGError) -> (path: String, sha256: String) {
+    /// - Throws: ``OutputFiles/OutputFileError`` when it could not be written or published; nothing is left then.
+    func commit(name: String) throws(OutputFileError) -> (path: String, sha256: String) {
         let prepared = try job.wait().get()
         prepared.file.rename(to: name)
         try prepared.file.commit()

@@ -2,6 +2,7 @@ import CameraControl
 import DNG
 import FoundationEssentials
 import Logging
+import OutputFiles
 import PTP
 import PlatformSupport
 import Synchronization
@@ -144,8 +145,8 @@ public struct TetherRunner: Sendable {
     /// Runs until stopped, `count` shots, or `duration`.
     ///
     /// - Throws: ``CaptureError`` (`.formatUnavailable` before the run starts, `.cardFull`, `.badObject`,
-    ///   `.interrupted` after a stop request), `TransportError`, `DNGError`. The journal ends with `run-finished` or
-    ///   `run-failed`, and the driver puts back what it changed in every case.
+    ///   `.interrupted` after a stop request), `TransportError`, `DNGError`, `OutputFileError`. The journal ends with
+    ///   `run-finished` or `run-failed`, and the driver puts back what it changed in every case.
     public func run() async throws -> Summary {
         let identity: CameraIdentity
         do {

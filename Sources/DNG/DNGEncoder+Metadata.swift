@@ -1,3 +1,4 @@
+import OutputFiles
 import RawImage
 
 extension DNGEncoder {

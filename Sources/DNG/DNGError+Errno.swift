@@ -1,3 +1,5 @@
+import OutputFiles
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -17,5 +19,34 @@ extension DNGError {
         default: errorCode = .ioFailure
         }
         return DNGError(errorCode, path: path, "\(call) failed: \(reason) (errno \(code))", errno: code)
+    }
+}
+
+extension DNGError {
+    /// The same failure of the file a DNG or TIFF is written to (``OutputFiles/OutputFile``), as the writer's error:
+    /// the codes keep their names; a path that names no file is ``Code/invalidInput``.
+    public init(_ error: OutputFileError) {
+        let code = error.code == .invalidPath ? Code.invalidInput : Code(rawValue: error.code.rawValue)
+        self.init(code, path: error.path, error.detail, errno: error.errno)
+    }
+}
+
+extension OutputFile {
+    /// ``OutputFiles/OutputFile/init(creatingAt:whenTaken:)`` for a DNG or TIFF writer, its failure as a `DNGError`.
+    static func creatingDNG(at path: String, whenTaken: WhenTaken = .refuse) throws(DNGError) -> OutputFile {
+        do {
+            return try OutputFile(creatingAt: path, whenTaken: whenTaken)
+        } catch {
+            throw DNGError(error)
+        }
+    }
+
+    /// ``OutputFiles/OutputFile/commit()`` for a DNG or TIFF writer, its failure as a `DNGError`.
+    func commitDNG() throws(DNGError) {
+        do {
+            try commit()
+        } catch {
+            throw DNGError(error)
+        }
     }
 }

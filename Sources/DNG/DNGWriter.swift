@@ -1,4 +1,5 @@
 import CLibTIFF
+import OutputFiles
 import RawImage
 
 #if canImport(Glibc)
@@ -35,9 +36,9 @@ public enum DNGWriter {
     /// ever replacing an existing file. On any error nothing is left behind.
     @discardableResult
     public static func write(_ plan: DNGPlan, to path: String) throws(DNGError) -> Result {
-        let file = try OutputFile(creatingAt: path)
+        let file = try OutputFile.creatingDNG(at: path)
         var result = try write(plan, fileDescriptor: file.fileDescriptor, name: path)
-        try file.commit()
+        try file.commitDNG()
         result.path = file.path
         return result
     }
@@ -120,7 +121,7 @@ public enum DNGWriter {
     ) throws(DNGError) -> Result {
         // Fail on an existing name before spending time on encoding (unless the file may move to a free name);
         // OutputFile checks again when publishing.
-        let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
+        let file = try OutputFile.creatingDNG(at: path, whenTaken: whenTaken)
         let plan = try makePlan(pending == nil ? .omitted : .placeholder)
         // Lossless tiles are still being encoded while the file is written (the plan's chunks wait for them). The
         // digest starts once they are all encoded, so that its threads never compete with the encoder's (two pools
@@ -149,10 +150,15 @@ public enum DNGWriter {
                 ]
             }
             // The file is complete: its SHA-256 is read through a descriptor of its own (commit closes the file's).
-            let fileDigestJob =
-                try fileDigest ? MessageDigest.hashFileInBackground(file.fileDescriptor, name: path) : nil
+            let fileDigestJob: BackgroundJob<Swift.Result<[UInt8], OutputFileError>>?
+            do {
+                fileDigestJob =
+                    try fileDigest ? MessageDigest.hashFileInBackground(file.fileDescriptor, name: path) : nil
+            } catch {
+                throw DNGError(error)
+            }
             do throws(DNGError) {
-                try file.commit()
+                try file.commitDNG()
             } catch {
                 _ = fileDigestJob?.wait()
                 throw error

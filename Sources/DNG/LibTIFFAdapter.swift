@@ -1,4 +1,5 @@
 import CLibTIFF
+import OutputFiles
 
 /// Transcribes a plan into one open libtiff handle: fields through the typed `rc_tiff_set_*` wrappers, pixel data
 /// through `TIFFWriteRawStrip`/`TIFFWriteRawTile`.

@@ -1,3 +1,4 @@
+import OutputFiles
 import RawImage
 
 /// A DNG's thumbnail and preview being rendered on a background thread while its raw data is written

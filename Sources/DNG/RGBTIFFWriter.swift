@@ -1,4 +1,5 @@
 import CLibTIFF
+import OutputFiles
 import RawImage
 
 #if canImport(Glibc)
@@ -124,9 +125,9 @@ public enum RGBTIFFWriter {
         whenTaken: OutputFile.WhenTaken = .refuse
     ) throws(DNGError) -> Result {
         let plan = try plan(width: image.width, height: image.height, metadata: metadata, options: options)
-        let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
+        let file = try OutputFile.creatingDNG(at: path, whenTaken: whenTaken)
         var result = try write(image, plan: plan, options: options, fileDescriptor: file.fileDescriptor, name: path)
-        try file.commit()
+        try file.commitDNG()
         result.path = file.path
         return result
     }

@@ -1,4 +1,5 @@
 import CMultiMD5
+import OutputFiles
 
 /// DNG's NewRawImageDigest (tag 51111): an MD5 of the raw image's samples, computed tile by tile as the Adobe DNG SDK
 /// does it, so that readers such as `dng_validate` can check that the pixel data is intact (DNG 1.7 p.65; dng-facts.md

@@ -1,5 +1,6 @@
 import DNG
 import FoundationEssentials
+import OutputFiles
 import RawDecoders
 import RawImage
 
@@ -18,12 +19,12 @@ public enum Exporter {
     /// already upright: its Orientation is `.normal` whatever the camera said. Rendered CFA previews are drawn on
     /// another thread while the raw data is written (``DNG/PendingPreviews``); a frame rawcap cannot render in colour
     /// gets a grey thumbnail of its raw brightness (``GreyThumbnail``), so it is still written. The file is published
-    /// through ``DNG/OutputFile`` under the destination's name, or the next free `STEM-N` when that is taken (rawcap
+    /// through ``OutputFiles/OutputFile`` under the destination's name, or the next free `STEM-N` when that is taken (rawcap
     /// never overwrites).
     ///
     /// - Throws: ``ExportError`` for a request that does not fit the source (``ExportError/Code/notCFA``) or a file
-    ///   that was written but cannot be read back for its SHA-256; `DNGError` from the writers (nothing is left
-    ///   behind); `RawImageError` and `JPEGError` when the data cannot be linearised, demosaiced or rendered.
+    ///   that was written but cannot be read back for its SHA-256; `DNGError` from the writers, `OutputFileError` for
+    ///   an original (nothing is left behind); `RawImageError` and `JPEGError` when the data cannot be linearised, demosaiced or rendered.
     public static func export(_ source: ExportSource, _ request: ExportRequest) throws -> ExportResult {
         let path = request.destination.path(fileExtension: request.product.fileExtension)
         let whenTaken = request.destination.whenTaken(fileExtension: request.product.fileExtension)
@@ -65,7 +66,8 @@ public enum Exporter {
                 let image = try LinearImage(demosaicing: frame)
                 let result = try writeLinear(
                     image, previews: request.previews, options: options, to: path, whenTaken: whenTaken)
-                (kind, written) = (.linearDNG, (result.path, result.byteCount, result.sha256, image.width, image.height))
+                kind = .linearDNG
+                written = (result.path, result.byteCount, result.sha256, image.width, image.height)
             }
         case (.cfaDNG, .linear(let image)):
             guard request.fallback != .never else {
@@ -247,7 +249,7 @@ public struct ExportDestination: Sendable, Hashable {
     /// Creates a destination.
     public init(pathStem: String, freeStem: String? = nil, companions: [String] = []) {
         self.pathStem = pathStem
-        self.freeStem = freeStem ?? pathStem.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? pathStem
+        self.freeStem = freeStem ?? pathStem.split(separator: "/").last.map(String.init) ?? pathStem
         self.companions = companions
     }
 

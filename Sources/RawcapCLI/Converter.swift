@@ -1,8 +1,9 @@
 import ArgumentParser
 import DNG
-import RawExport
 import FoundationEssentials
+import OutputFiles
 import RawDecoders
+import RawExport
 import RawImage
 
 #if canImport(Glibc)
@@ -141,6 +142,19 @@ struct Converter {
 
     /// The error's detail without repeating the path, which the message already names.
     static func describe(_ error: DNGError) -> String {
+        error.detail.isEmpty ? "\(error.code)" : error.detail
+    }
+
+    /// The exit status for a file that cannot be created (73) or written (74).
+    static func status(for error: OutputFileError) -> ExitCode {
+        switch error.code {
+        case .fileExists, .folderNotFound, .notWritable, .invalidPath: SysExit.cannotCreate
+        default: SysExit.ioError
+        }
+    }
+
+    /// The error's detail without repeating the path, which the message already names.
+    static func describe(_ error: OutputFileError) -> String {
         error.detail.isEmpty ? "\(error.code)" : error.detail
     }
 }

@@ -3,6 +3,7 @@ import CameraControl
 import Capture
 import DNG
 import FoundationEssentials
+import OutputFiles
 import PTP
 import PlatformSupport
 import RawDecoders
@@ -37,6 +38,14 @@ enum ShootFailure {
             case .ioFailure: return (ExitCode(74), "Writing failed: \(error)")
             case .fileExists, .folderNotFound, .notWritable: return (ExitCode(73), "Cannot create the file: \(error)")
             default: return (ExitCode(70), "\(error)")
+            }
+        case let error as OutputFileError:
+            // A file whatever it holds (a NEF or JPEG pulled as it is, the journal): the same words as for a DNG.
+            switch error.code {
+            case .diskFull: return (ExitCode(74), "The disk is full: \(error)")
+            case .fileExists, .folderNotFound, .notWritable, .invalidPath:
+                return (ExitCode(73), "Cannot create the file: \(error)")
+            default: return (ExitCode(74), "Writing failed: \(error)")
             }
         case let error as DecodeError:
             return (ExitCode(76), "The camera sent a file rawcap cannot read: \(error)")

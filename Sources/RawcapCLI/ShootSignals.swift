@@ -1,6 +1,7 @@
 import Capture
 import DNG
 import FoundationEssentials
+import OutputFiles
 import PlatformSupport
 import Synchronization
 

@@ -1,5 +1,6 @@
 import DNG
 import Foundation
+import OutputFiles
 import TestSupport
 import Testing
 
@@ -45,7 +46,7 @@ import Testing
         let folder = try TemporaryDirectory("download-file")
         let path = folder.file("C.TIF").path
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
-        #expect(throws: DNGError(.fileExists)) { _ = try DownloadFile(creatingAt: path, limit: 10) }
+        #expect(throws: OutputFileError(.fileExists)) { _ = try DownloadFile(creatingAt: path, limit: 10) }
         #expect(FileManager.default.contents(atPath: path) == Data([1, 2, 3]))
     }
 

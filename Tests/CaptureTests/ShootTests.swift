@@ -3,6 +3,7 @@ import CameraEmulator
 import Capture
 import DNG
 import Foundation
+import OutputFiles
 import PTP
 import RawDecoders
 import RawImage

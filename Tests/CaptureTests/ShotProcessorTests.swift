@@ -1,6 +1,7 @@
 import CameraEmulator
 import DNG
 import Foundation
+import OutputFiles
 import PTP
 import RawDecoders
 import RawImage
@@ -93,7 +94,8 @@ import Testing
         ShotProcessor.Shot(
             frame: 1, index: 0, bracket: nil, date: Date(), sequence: 1,
             raw: (
-                AnnouncedObject(handle: ObjectHandle(rawValue: 1), info: ObjectInfo(objectFormat: .tiffEP, filename: name)),
+                AnnouncedObject(
+                    handle: ObjectHandle(rawValue: 1), info: ObjectInfo(objectFormat: .tiffEP, filename: name)),
                 raw
             ), jpeg: nil, captureSeconds: 0, downloadSeconds: 0, triggered: .now)
     }

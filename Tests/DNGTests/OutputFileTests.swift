@@ -1,5 +1,6 @@
 import DNG
 import Foundation
+import OutputFiles
 import RawImage
 import TestSupport
 import Testing
@@ -27,7 +28,7 @@ import Testing
         let folder = try TemporaryDirectory("output-exists")
         let path = folder.file("shot.dng").path
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
-        let error = #expect(throws: DNGError(.fileExists)) { try OutputFile.write([9, 9], to: path) }
+        let error = #expect(throws: OutputFileError(.fileExists)) { try OutputFile.write([9, 9], to: path) }
         #expect(error?.path == path)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("old".utf8))
         #expect(try folder.contents() == ["shot.dng"])
@@ -39,7 +40,7 @@ import Testing
         let file = try OutputFile(creatingAt: path)
         try file.write([1, 2, 3])
         try Data("theirs".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: DNGError(.fileExists)) { try file.commit() }
+        #expect(throws: OutputFileError(.fileExists)) { try file.commit() }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("theirs".utf8))
         #expect(try folder.contents() == ["shot.dng"])
     }
@@ -47,21 +48,21 @@ import Testing
     @Test func aMissingFolderIsNamed() throws {
         let folder = try TemporaryDirectory("output-missing")
         let missing = folder.file("no/such/folder").path
-        let error = #expect(throws: DNGError(.folderNotFound)) { try OutputFile(creatingAt: missing + "/a.dng") }
+        let error = #expect(throws: OutputFileError(.folderNotFound)) { try OutputFile(creatingAt: missing + "/a.dng") }
         #expect(error?.path == missing)
         #expect(error?.description.contains("No such file or directory") == true)
     }
 
     @Test func aReadOnlyFolderIsNotWritable() throws {
         // sysfs refuses new files even to root, so this runs the same on a developer machine and in CI.
-        let error = #expect(throws: DNGError(.notWritable)) { try OutputFile(creatingAt: "/sys/rawcap-test.dng") }
+        let error = #expect(throws: OutputFileError(.notWritable)) { try OutputFile(creatingAt: "/sys/rawcap-test.dng") }
         #expect(error?.path == "/sys/rawcap-test.dng")
         if geteuid() != 0 {
             // Permission bits stop everyone but root.
             let folder = try TemporaryDirectory("output-readonly")
             chmod(folder.url.path, 0o555)
             defer { chmod(folder.url.path, 0o755) }
-            #expect(throws: DNGError(.notWritable)) { try OutputFile(creatingAt: folder.file("a.dng").path) }
+            #expect(throws: OutputFileError(.notWritable)) { try OutputFile(creatingAt: folder.file("a.dng").path) }
         }
     }
 
@@ -97,7 +98,7 @@ import Testing
         let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try OutputFile.write(bytes, to: path)
         #expect(try MessageDigest.hashFile(.sha256, at: path) == MessageDigest.hash(.sha256, bytes))
-        #expect(throws: DNGError(.ioFailure)) { try MessageDigest.hashFile(.sha256, at: path + ".missing") }
+        #expect(throws: OutputFileError(.ioFailure)) { try MessageDigest.hashFile(.sha256, at: path + ".missing") }
     }
 
     /// A full disk, for real: a child process (this test binary, running only ``fileSizeLimitChild()``) writes
@@ -127,12 +128,13 @@ import Testing
         var limit = rlimit(rlim_cur: 64 * 1024, rlim_max: 64 * 1024)
         #expect(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0)
 
-        let plain = #expect(throws: DNGError(.diskFull)) {
+        let plain = #expect(throws: OutputFileError(.diskFull)) {
             try OutputFile.write([UInt8](repeating: 1, count: 200_000), to: "\(folder)/plain.bin")
         }
         print("CHILD plain \(plain.map { "\($0.code) \($0)" } ?? "no error")")
 
         let frame = try TestImages.frame(width: 320, height: 240, bitsPerSample: 14, cfa: .rggb)
+        // A DNG's writer says it as its own error; any other file (a pulled NEF, a JPEG) says OutputFileError.
         let dng = #expect(throws: DNGError(.diskFull)) {
             try DNGWriter.write(frame, previews: try TestImages.previews(of: frame), to: "\(folder)/frame.dng")
         }

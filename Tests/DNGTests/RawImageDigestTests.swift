@@ -1,4 +1,5 @@
 import DNG
+import OutputFiles
 import Testing
 
 /// NewRawImageDigest's tiling, byte order and plane order, on inputs small enough to assemble the hashed bytes by

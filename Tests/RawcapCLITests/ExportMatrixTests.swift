@@ -88,12 +88,15 @@ import Testing
             frame: 1, index: 0, bracket: nil, date: Date(), sequence: 1,
             raw: (
                 AnnouncedObject(
-                    handle: ObjectHandle(rawValue: 1), info: ObjectInfo(objectFormat: .tiffEP, filename: source.fileName)),
+                    handle: ObjectHandle(rawValue: 1),
+                    info: ObjectInfo(objectFormat: .tiffEP, filename: source.fileName)),
                 bytes
             ), jpeg: nil, captureSeconds: 0, downloadSeconds: 0, triggered: .now)
         let saved = try #require(try processor.process(shot).first)
 
-        #expect(URL(fileURLWithPath: saved.path).lastPathComponent == URL(fileURLWithPath: result.output).lastPathComponent)
+        #expect(
+            URL(fileURLWithPath: saved.path).lastPathComponent
+                == URL(fileURLWithPath: result.output).lastPathComponent)
         let shotBytes = try #require(FileManager.default.contents(atPath: saved.path))
         let convertedBytes = try #require(FileManager.default.contents(atPath: result.output))
         #expect(shotBytes == convertedBytes, "\(product) from \(source): the shot and the conversion differ")

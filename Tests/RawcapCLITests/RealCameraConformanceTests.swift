@@ -1,6 +1,7 @@
 import ArgumentParser
 import DNG
 import Foundation
+import OutputFiles
 import PTP
 import PTPRecord
 import TestSupport

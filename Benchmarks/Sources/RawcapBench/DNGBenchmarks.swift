@@ -1,5 +1,6 @@
 import DNG
 import Foundation
+import OutputFiles
 import RawDecoders
 import RawImage
 

@@ -14,14 +14,14 @@ import Synchronization
 /// is released without ``commit()``, the temporary file is removed.
 ///
 /// A name taken meanwhile (another rawcap writing into the same folder) fails the commit with
-/// ``DNGError/Code/fileExists``, or, with ``WhenTaken/nextFree(stem:fileExtension:companions:)``, moves the file to
+/// ``OutputFileError/Code/fileExists``, or, with ``WhenTaken/nextFree(stem:fileExtension:companions:)``, moves the file to
 /// the next free name (`STEM-1.EXT`, `STEM-2.EXT`, …), which ``path`` then holds.
 ///
 /// Used for DNGs and for every other file the capture code saves (JPEGs, TIFFs).
 public final class OutputFile {
     /// What happens when the final name is taken, when the file is created or published.
     public enum WhenTaken: Sendable, Hashable {
-        /// Fail with ``DNGError/Code/fileExists``.
+        /// Fail with ``OutputFileError/Code/fileExists``.
         case refuse
         /// Publish under the first free name of `STEM.EXT`, `STEM-1.EXT`, `STEM-2.EXT`, … (up to ``maxSuffix``) for
         /// which no `STEM-N.C` exists either, for each extension `C` of `companions` (a RAW file and its JPEG share
@@ -64,28 +64,28 @@ public final class OutputFile {
 
     /// Creates the temporary file for `path`.
     ///
-    /// - Throws: ``DNGError`` naming the path: ``DNGError/Code/folderNotFound`` when the folder does not exist,
-    ///   ``DNGError/Code/fileExists`` when `path` already exists (checked here so the caller does not encode for
+    /// - Throws: ``OutputFileError`` naming the path: ``OutputFileError/Code/folderNotFound`` when the folder does not exist,
+    ///   ``OutputFileError/Code/fileExists`` when `path` already exists (checked here so the caller does not encode for
     ///   nothing; ``commit()`` still refuses to replace a file that appears meanwhile),
-    ///   ``DNGError/Code/notWritable`` for a read-only or forbidden folder, ``DNGError/Code/diskFull``.
+    ///   ``OutputFileError/Code/notWritable`` for a read-only or forbidden folder, ``OutputFileError/Code/diskFull``.
     ///
     /// With `whenTaken` ``WhenTaken/nextFree(stem:fileExtension:companions:)`` an existing file is no error: the file
     /// goes to the next free name when it is published.
-    public init(creatingAt path: String, whenTaken: WhenTaken = .refuse) throws(DNGError) {
+    public init(creatingAt path: String, whenTaken: WhenTaken = .refuse) throws(OutputFileError) {
         let (folder, name) = Self.split(path)
         guard !name.isEmpty, name != ".", name != ".." else {
-            throw DNGError(.invalidInput, path: path, "the path names no file")
+            throw OutputFileError(.invalidPath, path: path, "the path names no file")
         }
         var info = stat()
-        guard stat(folder, &info) == 0 else { throw DNGError.system("stat folder", path: folder, errno: errno) }
+        guard stat(folder, &info) == 0 else { throw OutputFileError.system("stat folder", path: folder, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw DNGError(.folderNotFound, path: folder, "not a folder")
+            throw OutputFileError(.folderNotFound, path: folder, "not a folder")
         }
         if whenTaken == .refuse, lstat(path, &info) == 0 {
-            throw DNGError(.fileExists, path: path, "the file already exists and rawcap never overwrites")
+            throw OutputFileError(.fileExists, path: path, "the file already exists and rawcap never overwrites")
         }
         let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folderDescriptor >= 0 else { throw DNGError.system("open folder", path: folder, errno: errno) }
+        guard folderDescriptor >= 0 else { throw OutputFileError.system("open folder", path: folder, errno: errno) }
         // Held until the file is published or discarded: no other rawcap takes this temporary for a stale one.
         OutputFolderLock.acquire(folder)
 
@@ -114,7 +114,7 @@ public final class OutputFile {
             if failure == EEXIST && attempt < 16 { continue }
             close(folderDescriptor)
             OutputFolderLock.release(folder)
-            throw DNGError.system("create temporary file", path: path, errno: failure)
+            throw OutputFileError.system("create temporary file", path: path, errno: failure)
         }
     }
 
@@ -122,25 +122,25 @@ public final class OutputFile {
 
     /// Appends `bytes` at the current position, retrying partial writes and interruptions.
     ///
-    /// - Throws: ``DNGError/Code/diskFull`` (ENOSPC, EDQUOT, EFBIG) or another IO error naming the final path.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(DNGError) {
+    /// - Throws: ``OutputFileError/Code/diskFull`` (ENOSPC, EDQUOT, EFBIG) or another IO error naming the final path.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFileError) {
         var remaining = bytes
         while !remaining.isEmpty {
             let written = Glibc.write(fileDescriptor, remaining.baseAddress, remaining.count)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw DNGError.system("write", path: path, errno: errno)
+                throw OutputFileError.system("write", path: path, errno: errno)
             }
             // write(2) returns 0 only for a zero-length request; treat anything else as a full device.
-            guard written > 0 else { throw DNGError.system("write", path: path, errno: ENOSPC) }
+            guard written > 0 else { throw OutputFileError.system("write", path: path, errno: ENOSPC) }
             remaining = UnsafeRawBufferPointer(rebasing: remaining[written...])
         }
     }
 
     /// Appends `bytes`.
-    public func write(_ bytes: [UInt8]) throws(DNGError) {
+    public func write(_ bytes: [UInt8]) throws(OutputFileError) {
         // withUnsafeBytes rethrows untyped errors, so the typed error travels in a Result.
-        try bytes.withUnsafeBytes { buffer in Result { () throws(DNGError) in try write(buffer) } }.get()
+        try bytes.withUnsafeBytes { buffer in Result { () throws(OutputFileError) in try write(buffer) } }.get()
     }
 
     /// Publishes the file under `name` (a file name, in the same folder) instead: for a file whose companion moved
@@ -154,22 +154,22 @@ public final class OutputFile {
     /// `fsync`s the temporary file now, so that a later ``commit()`` mostly publishes it (its own `fsync` then finds
     /// little left to write): for a file written ahead of the moment it may appear.
     ///
-    /// - Throws: ``DNGError`` naming the path; the file stays (``discard()`` or release removes it).
-    public func sync() throws(DNGError) {
+    /// - Throws: ``OutputFileError`` naming the path; the file stays (``discard()`` or release removes it).
+    public func sync() throws(OutputFileError) {
         precondition(isOpen, "OutputFile.sync() after commit() or discard()")
-        guard fsync(fileDescriptor) == 0 else { throw DNGError.system("fsync", path: path, errno: errno) }
+        guard fsync(fileDescriptor) == 0 else { throw OutputFileError.system("fsync", path: path, errno: errno) }
     }
 
     /// Makes the file durable and visible under ``path`` (with ``WhenTaken/nextFree(stem:fileExtension:companions:)``,
     /// under the next free name when that one is taken; ``path`` says which).
     ///
-    /// - Throws: ``DNGError/Code/fileExists`` when a file of that name appeared since ``init(creatingAt:whenTaken:)``
+    /// - Throws: ``OutputFileError/Code/fileExists`` when a file of that name appeared since ``init(creatingAt:whenTaken:)``
     ///   (it is left untouched) and no other name may be taken, or an IO error. On any error the temporary file is
     ///   removed.
-    public func commit() throws(DNGError) {
+    public func commit() throws(OutputFileError) {
         precondition(isOpen, "OutputFile.commit() called twice or after discard()")
-        do throws(DNGError) {
-            guard fsync(fileDescriptor) == 0 else { throw DNGError.system("fsync", path: path, errno: errno) }
+        do throws(OutputFileError) {
+            guard fsync(fileDescriptor) == 0 else { throw OutputFileError.system("fsync", path: path, errno: errno) }
             try publishUnderAFreeName()
         } catch {
             discard()
@@ -184,7 +184,7 @@ public final class OutputFile {
         let synced = fsync(folderDescriptor) == 0 ? 0 : errno
         close(folderDescriptor)
         if synced != 0 && synced != EINVAL && synced != EROFS {
-            throw DNGError.system("fsync folder", path: path, errno: synced)
+            throw OutputFileError.system("fsync folder", path: path, errno: synced)
         }
     }
 
@@ -218,7 +218,7 @@ public final class OutputFile {
     /// Writes `bytes` to a new file at `path` through a temporary file (see the type's documentation) and returns
     /// where it is (another name with `whenTaken` ``WhenTaken/nextFree(stem:fileExtension:companions:)``).
     @discardableResult
-    public static func write(_ bytes: [UInt8], to path: String, whenTaken: WhenTaken = .refuse) throws(DNGError)
+    public static func write(_ bytes: [UInt8], to path: String, whenTaken: WhenTaken = .refuse) throws(OutputFileError)
         -> String
     {
         let file = try OutputFile(creatingAt: path, whenTaken: whenTaken)
@@ -228,11 +228,11 @@ public final class OutputFile {
     }
 
     /// Publishes under ``name``, or, when it is taken and the policy allows, under the next free name.
-    private func publishUnderAFreeName() throws(DNGError) {
+    private func publishUnderAFreeName() throws(OutputFileError) {
         guard case .nextFree(let stem, let fileExtension, let companions) = whenTaken else { return try publish() }
         var suffix = 0
         while true {
-            do throws(DNGError) {
+            do throws(OutputFileError) {
                 return try publish()
             } catch let error where error.code == .fileExists && suffix < WhenTaken.maxSuffix {
                 // The next suffix whose name, and companions' names, are free now; the rename decides.
@@ -249,7 +249,7 @@ public final class OutputFile {
         }
     }
 
-    private func publish() throws(DNGError) {
+    private func publish() throws(OutputFileError) {
         if let renameNoReplace = Self.renameat2 {
             if renameNoReplace(folderDescriptor, temporaryName, folderDescriptor, name, Self.renameNoReplaceFlag) == 0 {
                 return
@@ -257,13 +257,13 @@ public final class OutputFile {
             let failure = errno
             // EINVAL/ENOSYS/ENOTSUP: the file system (or kernel) cannot honour RENAME_NOREPLACE; try link(2).
             guard failure == EINVAL || failure == ENOSYS || failure == ENOTSUP else {
-                throw DNGError.system("renameat2", path: path, errno: failure)
+                throw OutputFileError.system("renameat2", path: path, errno: failure)
             }
         }
         guard linkat(folderDescriptor, temporaryName, folderDescriptor, name, 0) == 0 else {
             let failure = errno
-            if failure == EEXIST { throw DNGError.system("link", path: path, errno: failure) }
-            throw DNGError(
+            if failure == EEXIST { throw OutputFileError.system("link", path: path, errno: failure) }
+            throw OutputFileError(
                 .ioFailure, path: path,
                 "the file system supports neither renameat2(RENAME_NOREPLACE) nor link(2), so the file cannot be "
                     + "published without risking an overwrite: \(String(cString: strerror(failure)))",

@@ -94,16 +94,17 @@ public final class MessageDigest {
 
     /// The digest of a file's contents, read in 1 MiB pieces.
     ///
-    /// - Throws: ``DNGError`` with the path and errno when the file cannot be opened or read.
-    public static func hashFile(_ algorithm: Algorithm, at path: String) throws(DNGError) -> [UInt8] {
+    /// - Throws: ``OutputFileError`` with the path and errno when the file cannot be opened or read.
+    public static func hashFile(_ algorithm: Algorithm, at path: String) throws(OutputFileError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let failure = errno
             // A missing file to read is an IO failure, not the missing destination folder ENOENT means elsewhere.
             if failure == ENOENT {
-                throw DNGError(.ioFailure, path: path, "open failed: no such file (errno \(failure))", errno: failure)
+                throw OutputFileError(
+                    .ioFailure, path: path, "open failed: no such file (errno \(failure))", errno: failure)
             }
-            throw DNGError.system("open", path: path, errno: failure)
+            throw OutputFileError.system("open", path: path, errno: failure)
         }
         defer { close(descriptor) }
         return try hashFile(algorithm, descriptor: descriptor, name: path)
@@ -113,20 +114,22 @@ public final class MessageDigest {
     /// duplicate of the descriptor (so the caller may close its own meanwhile) and `pread` (so neither moves the
     /// other's offset).
     ///
-    /// - Throws: ``DNGError`` when the descriptor cannot be duplicated; the job's result carries a read failure.
-    package static func hashFileInBackground(_ descriptor: Int32, name: String) throws(DNGError)
-        -> BackgroundJob<Result<[UInt8], DNGError>>
+    /// - Throws: ``OutputFileError`` when the descriptor cannot be duplicated; the job's result carries a read failure.
+    package static func hashFileInBackground(_ descriptor: Int32, name: String) throws(OutputFileError)
+        -> BackgroundJob<Result<[UInt8], OutputFileError>>
     {
         let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard own >= 0 else { throw DNGError.system("dup", path: name, errno: errno) }
+        guard own >= 0 else { throw OutputFileError.system("dup", path: name, errno: errno) }
         return BackgroundJob {
             defer { close(own) }
-            return Result { () throws(DNGError) in try hashFile(.sha256, descriptor: own, name: name) }
+            return Result { () throws(OutputFileError) in try hashFile(.sha256, descriptor: own, name: name) }
         }
     }
 
     /// The digest of the open file `descriptor` from its first byte to its end.
-    private static func hashFile(_ algorithm: Algorithm, descriptor: Int32, name: String) throws(DNGError) -> [UInt8] {
+    private static func hashFile(_ algorithm: Algorithm, descriptor: Int32, name: String) throws(OutputFileError)
+        -> [UInt8]
+    {
         let digest = MessageDigest(algorithm)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var offset = 0
@@ -142,9 +145,9 @@ public final class MessageDigest {
     /// move) through `buffer`, which the caller keeps between calls.
     ///
     /// - Returns: the bytes added; fewer than `range.count` when the file ends first.
-    /// - Throws: ``DNGError`` naming `name` when a read fails.
+    /// - Throws: ``OutputFileError`` naming `name` when a read fails.
     public func update(fileDescriptor descriptor: Int32, range: Range<Int>, buffer: inout [UInt8], name: String)
-        throws(DNGError) -> Int
+        throws(OutputFileError) -> Int
     {
         var offset = range.lowerBound
         while offset < range.upperBound {
@@ -152,7 +155,7 @@ public final class MessageDigest {
             let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, off_t(offset)) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw DNGError.system("read", path: name, errno: errno)
+                throw OutputFileError.system("read", path: name, errno: errno)
             }
             if count == 0 { break }
             buffer.withUnsafeBytes { update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
