@@ -9,8 +9,8 @@ PYTHON := $(VENV)/bin/python
 # no, under DEBIAN_FRONTEND=noninteractive below.
 DEBIAN_PACKAGES := libusb-1.0-0-dev libtiff-dev libraw-dev libturbojpeg0-dev \
 	libimage-exiftool-perl libtiff-tools dcraw libraw-bin python3-venv libssl-dev umockdev libumockdev-dev gphoto2 \
-	tshark groff-base time jq
-PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs
+	tshark groff-base time jq chromium chromium-driver
+PYTHON_PACKAGES := numpy rawpy tifffile pidng imagecodecs selenium
 DEPS_STAMP := .build/deps.stamp
 
 # Run apt-get as root directly, through sudo otherwise.
@@ -34,8 +34,9 @@ FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sa
 
 all: build
 
-## deps: install the Debian packages and the Python test tools (rawpy, numpy, tifffile, PiDNG, imagecodecs) into
-## .build/venv. imagecodecs brings libjpeg-turbo 3 (lossless JPEG), liblj92 and jpegsof3: independent LJ92 oracles.
+## deps: install the Debian packages and the Python test tools (rawpy, numpy, tifffile, PiDNG, imagecodecs, Selenium
+## for the live page's browser test with Debian's Chromium) into .build/venv. imagecodecs brings libjpeg-turbo 3
+## (lossless JPEG), liblj92 and jpegsof3: independent LJ92 oracles.
 deps: $(DEPS_STAMP)
 
 $(DEPS_STAMP): Makefile

@@ -205,7 +205,9 @@ let package = Package(
         // USB (`rawcap sim usb`), and rawcap's own client over every reach, each in processes of their own.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport", "RawDecoders", "RawImage", "DNG"]
+            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport", "RawDecoders", "RawImage", "DNG"],
+            // Python helpers run with the venv's interpreter (Selenium driving Chromium).
+            exclude: ["Scripts"]
         ),
     ]
 )

@@ -309,6 +309,8 @@ public struct CaptureRunner: Sendable {
         var encoding: Task<[SavedFile], any Error>?
         let steps: [BracketSetting?] = brackets.isEmpty ? [nil] : brackets
         var index = 0
+        // In a focus bracket, the lens position of the frame in flight (into its files' metadata).
+        var frameFocusStep: Int?
         // With --reconnect: the times the camera was away (from the run's start). Frames that fell due in one are
         // missed, never fired late in a burst; frames a slow run had not reached before the camera left stay
         // (they start late, as overruns do).
@@ -371,7 +373,7 @@ public struct CaptureRunner: Sendable {
                 jpeg: jpeg.flatMap { object in jpegBytes.map { (object, $0) } },
                 captureSeconds: (captured - triggered).seconds,
                 downloadSeconds: (downloaded - captured).seconds,
-                triggered: triggered)
+                triggered: triggered, focusStep: frameFocusStep)
             // The previous shot's files must be done before this one starts encoding: one encode in flight.
             if let previous = encoding {
                 encoding = nil
@@ -436,7 +438,10 @@ public struct CaptureRunner: Sendable {
                             requestedEntry.exposure = exposure?.request.duration.seconds
                             requestedEntry.exposureMode = exposure?.modeName
                             if case .shutter(_, let seconds)? = exposure?.mode { requestedEntry.shutterSeconds = seconds }
-                            if let focusRun { requestedEntry.focusStep = try await focusRun.before(frame: index) }
+                            if let focusRun {
+                                requestedEntry.focusStep = try await focusRun.before(frame: index)
+                                frameFocusStep = requestedEntry.focusStep
+                            }
                             try journal.record(requestedEntry)
                             requested = true
                             observer(.shotStarted(frame: index + 1))

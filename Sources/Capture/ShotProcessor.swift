@@ -36,12 +36,14 @@ public struct ShotProcessor: Sendable {
         public var downloadSeconds: Double
         /// When it was triggered, for the total time.
         public var triggered: ContinuousClock.Instant
+        /// In a focus bracket, the lens's position (the journal's `focusStep`); written into the file's metadata.
+        public var focusStep: Int?
 
         /// Creates a shot.
         public init(
             frame: Int, index: Int, bracket: Double?, date: Date, sequence: Int,
             raw: (object: AnnouncedObject, bytes: [UInt8])?, jpeg: (object: AnnouncedObject, bytes: [UInt8])?,
-            captureSeconds: Double, downloadSeconds: Double, triggered: ContinuousClock.Instant
+            captureSeconds: Double, downloadSeconds: Double, triggered: ContinuousClock.Instant, focusStep: Int? = nil
         ) {
             self.frame = frame
             self.index = index
@@ -53,6 +55,7 @@ public struct ShotProcessor: Sendable {
             self.captureSeconds = captureSeconds
             self.downloadSeconds = downloadSeconds
             self.triggered = triggered
+            self.focusStep = focusStep
         }
     }
 
@@ -188,9 +191,10 @@ public struct ShotProcessor: Sendable {
                     whenTaken: .nextFree(stem: baseStem, fileExtension: "jpg"))
             } : nil
         defer { jpegAhead?.discard() }
-        let decoded: DecodedRaw
+        var decoded: DecodedRaw
         do {
             decoded = try RawDecoder.decode(raw.bytes[...])
+            if let step = shot.focusStep { decoded.metadata.focusStep = step }
         } catch {
             throw CaptureError(.badObject, "frame \(shot.frame): \(raw.object.info.filename) does not decode: \(error)")
         }

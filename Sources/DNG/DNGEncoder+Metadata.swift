@@ -83,6 +83,7 @@ extension DNGEncoder {
         ]
         if let model = Self.ascii(metadata.model) { entries.append(try DNGEntry(.model, .ascii(model))) }
         if let software = Self.ascii(options.software) { entries.append(try DNGEntry(.software, .ascii(software))) }
+        if let packet = XMPPacket(metadata) { entries.append(try DNGEntry(.xmp, .bytes(packet.bytes))) }
         if let serial = Self.ascii(metadata.serialNumber) {
             entries.append(try DNGEntry(.cameraSerialNumber, .ascii(serial)))
         }

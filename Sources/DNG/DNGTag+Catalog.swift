@@ -39,6 +39,9 @@ extension DNGTag {
     public static let planarConfiguration = tag(284, .short, 1, "PlanarConfiguration")
     /// Software (305, 0x131) (TIFF 6.0 §8).
     public static let software = tag(305, .ascii, nil, "Software")
+    /// XMP (700, 0x2BC): an XMP packet in UTF-8, as BYTE (DNG 1.7.1 p.14, "Metadata": additional metadata may be
+    /// embedded using the XMP metadata tag).
+    public static let xmp = tag(700, .byte, nil, "XMP")
     /// TileWidth (322, 0x142): a multiple of 16 (TIFF 6.0 §15).
     public static let tileWidth = tag(322, .long, 1, "TileWidth")
     /// TileLength (323, 0x143): a multiple of 16 (TIFF 6.0 §15).
@@ -159,7 +162,7 @@ extension DNGTag {
     /// Every tag above, in id order.
     public static let catalog: [DNGTag] = [
         newSubFileType, imageWidth, imageLength, bitsPerSample, compression, photometricInterpretation, make, model,
-        stripOffsets, orientation, samplesPerPixel, rowsPerStrip, stripByteCounts, planarConfiguration, software,
+        stripOffsets, orientation, samplesPerPixel, rowsPerStrip, stripByteCounts, planarConfiguration, software, xmp,
         tileWidth, tileLength, tileOffsets, tileByteCounts, subIFDs, yCbCrSubSampling, cfaRepeatPatternDim, cfaPattern,
         exposureTime, fNumber, exifIFD, photographicSensitivity, sensitivityType, recommendedExposureIndex,
         exifVersion, dateTimeOriginal, offsetTimeOriginal, exposureBiasValue, focalLength, subSecTimeOriginal,

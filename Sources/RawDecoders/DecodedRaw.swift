@@ -39,6 +39,26 @@ public struct DecodedRaw: Sendable {
         self.info = info
     }
 
+    /// The image's metadata, whichever kind the image is.
+    public var metadata: CaptureMetadata {
+        get {
+            switch image {
+            case .cfa(let frame): frame.metadata
+            case .linear(let image): image.metadata
+            }
+        }
+        set {
+            switch image {
+            case .cfa(var frame):
+                frame.metadata = newValue
+                image = .cfa(frame)
+            case .linear(var linear):
+                linear.metadata = newValue
+                image = .linear(linear)
+            }
+        }
+    }
+
     /// The CFA frame, or `nil` for a linear image.
     public var frame: RawFrame? {
         if case .cfa(let frame) = image { return frame }

@@ -125,6 +125,13 @@ extension TagContext {
                 text, subSeconds: exifTag(.subSecTimeOriginal)?.string, offset: exifTag(.offsetTimeOriginal)?.string)
             if metadata.captureTime == nil { warnings.append("DateTimeOriginal \"\(text)\" is malformed; ignored") }
         }
+        // XMP is BYTE (libtiff hands it over as integers) or, from some writers, UNDEFINED.
+        switch ifd0[.xmp] {
+        case .bytes(let packet)?: metadata.focusStep = Self.xmpInteger(packet, "rawcap:FocusStep")
+        case .integers(let values)?:
+            metadata.focusStep = Self.xmpInteger(values.map { UInt8(truncatingIfNeeded: $0) }, "rawcap:FocusStep")
+        default: break
+        }
         if let value = ifd0.orientation ?? raw.orientation {
             if let orientation = Orientation(rawValue: value) {
                 metadata.orientation = orientation
@@ -133,6 +140,19 @@ extension TagContext {
             }
         }
         return metadata
+    }
+
+    /// The integer value of the simple XMP property `name` in `packet`, written as an attribute (`name="-20"`, as
+    /// rawcap writes it) or as an element (`<name>-20</name>`, as tools that rewrite XMP may); `nil` when it is
+    /// absent or not a small integer.
+    static func xmpInteger(_ packet: [UInt8], _ name: String) -> Int? {
+        let text = String(decoding: packet, as: UTF8.self)
+        for opener in [name + "=\"", name + "='", "<" + name + ">"] {
+            guard let found = text.firstRange(of: opener) else { continue }
+            let digits = text[found.upperBound...].prefix { $0 == "-" || $0.isASCII && $0.isNumber }.prefix(8)
+            if let value = Int(digits) { return value }
+        }
+        return nil
     }
 
     /// An exposure time as the fraction photographers use: `1/n` below a second, else the closest simple fraction.

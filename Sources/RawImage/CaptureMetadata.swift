@@ -175,13 +175,17 @@ public struct CaptureMetadata: Hashable, Sendable, Codable {
     public var captureTime: CaptureTime?
     /// Display orientation (TIFF Orientation, required in DNG).
     public var orientation: Orientation
+    /// In a focus bracket, the lens's position when the frame was taken: drives of the smallest size from the
+    /// bracket's first frame, negative towards near (the journal's `focusStep`). DNG has no tag for it; the writer
+    /// puts it in the file's XMP packet as `rawcap:FocusStep`.
+    public var focusStep: Int?
 
     /// Creates metadata; everything but orientation may be left out.
     public init(
         make: String? = nil, model: String? = nil, uniqueCameraModel: String? = nil, serialNumber: String? = nil,
         lensModel: String? = nil, exposureTime: Rational? = nil, fNumber: Double? = nil, iso: Int? = nil,
         exposureBias: Rational? = nil, focalLength: Double? = nil, captureTime: CaptureTime? = nil,
-        orientation: Orientation = .normal
+        orientation: Orientation = .normal, focusStep: Int? = nil
     ) {
         self.make = make
         self.model = model
@@ -195,6 +199,7 @@ public struct CaptureMetadata: Hashable, Sendable, Codable {
         self.focalLength = focalLength
         self.captureTime = captureTime
         self.orientation = orientation
+        self.focusStep = focusStep
     }
 
     /// ``uniqueCameraModel`` when set, else `make model`, else `rawcap`.

@@ -33,12 +33,14 @@ public struct InspectReport: Codable, Sendable {
         /// EXIF form with sub-seconds and offset, e.g. `2024:05:17 14:03:59.042+02:00`.
         public var captureTime: String?
         public var orientation: String
+        /// In a focus bracket, the lens's position (the file's XMP `rawcap:FocusStep`, the journal's `focusStep`).
+        public var focusStep: Int?
 
         /// `time` and `seconds`, as shoot's and pull's `exposure` name them (docs/json.md).
         enum CodingKeys: String, CodingKey {
             case exposureTime = "time"
             case exposureSeconds = "seconds"
-            case fNumber, iso, exposureBias, focalLength, captureTime, orientation
+            case fNumber, iso, exposureBias, focalLength, captureTime, orientation, focusStep
         }
     }
 
@@ -170,7 +172,7 @@ public struct InspectReport: Codable, Sendable {
             exposureTime: metadata.exposureTime?.description, exposureSeconds: metadata.exposureTime?.doubleValue,
             fNumber: metadata.fNumber, iso: metadata.iso, exposureBias: metadata.exposureBias?.description,
             focalLength: metadata.focalLength, captureTime: metadata.captureTime?.description,
-            orientation: metadata.orientation.description)
+            orientation: metadata.orientation.description, focusStep: metadata.focusStep)
         color = Color(
             colorMatrix1: calibration.colorMatrix1.values, illuminant1: calibration.illuminant1.description,
             colorMatrix2: calibration.colorMatrix2?.values, illuminant2: calibration.illuminant2?.description,
@@ -222,6 +224,7 @@ public struct InspectReport: Codable, Sendable {
         add("Exposure:", exposureParts.compactMap { $0 }.joined(separator: "  "))
         add("Captured:", exposure.captureTime)
         add("Orientation:", exposure.orientation)
+        add("Focus step:", exposure.focusStep.map { "\($0) (focus bracket: drives from the first frame)" })
         let bits: String
         if image.linearizationTableEntries != nil {
             bits = "\(image.storedBitsPerSample)-bit stored, \(image.bitsPerSample)-bit linear"

@@ -7,7 +7,7 @@ import RawImage
 import Testing
 
 /// `shoot --focus-bracket` end to end on the emulated bodies: each frame's focus step in the journal, and the
-/// sharpest part of each DNG moving with the step.
+/// sharpest part of each DNG moving with the step, and each DNG's XMP `rawcap:FocusStep`.
 @Suite struct FocusBracketTests {
     /// How strongly the printed checker of ``RawImage/SceneLens`` survives in each of `bands` column bands of a raw
     /// frame: per 2×2 CFA phase, Σ v·s / Σ v with s = ±1 the checker cell's sign, averaged over the phases. The
@@ -58,8 +58,10 @@ import Testing
         #expect(steps == [0, -10, -20, -30, -40])
         #expect(await rig.camera.lensFocusPosition == 100)
         var peaks: [Int] = []
-        for path in dngs {
+        for (path, step) in zip(dngs, steps) {
             let frame = try #require(try RawDecoder.decode(contentsOf: path).frame)
+            // Each file carries its frame's step (XMP rawcap:FocusStep), as the journal has it.
+            #expect(frame.metadata.focusStep == step, "\(path)")
             let bands = Self.checkerContrast(frame, bands: 20)
             let peak = bands.indices.max { bands[$0] < bands[$1] }!
             peaks.append(peak)

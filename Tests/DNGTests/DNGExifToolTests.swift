@@ -1,5 +1,6 @@
 import DNG
 import Foundation
+import RawDecoders
 import RawImage
 import TestSupport
 import Testing
@@ -74,6 +75,31 @@ import Testing
             #expect(lines.contains { $0.contains("Validate") && $0.hasSuffix(": OK") }, "\(name): \(lines)")
             #expect(!lines.contains { $0.contains("Warning") || $0.contains("Error") }, "\(name): \(lines)")
         }
+    }
+}
+
+/// A focus bracket frame's position goes into the XMP packet (tag 700) as `rawcap:FocusStep`: exiftool reads it
+/// there, `exiftool -validate` finds nothing to warn about, and rawcap's own reader gets it back.
+@Suite struct DNGXMPTests {
+    @Test(arguments: [-30, 0, 1000])
+    func theFocusStepReadsBack(step: Int) async throws {
+        let exiftool = try ExternalTool.require("exiftool")
+        let folder = try TemporaryDirectory("dng-xmp")
+        var frame = try TestImages.frame(width: 64, height: 48, bitsPerSample: 14, cfa: .rggb)
+        frame.metadata.focusStep = step
+        let path = folder.file("focus.dng").path
+        try DNGWriter.write(frame, previews: try TestImages.previews(of: frame), to: path)
+        let read = try await Subprocess.runDetached(exiftool, ["-s3", "-XMP-rawcap:FocusStep", path])
+        #expect(read.status == 0 && read.output == "\(step)\n", "\(read.output) \(read.errorOutput)")
+        let validate = try await Subprocess.runDetached(exiftool, ["-validate", "-warning", "-error", "-a", path])
+        #expect(validate.output.contains(": OK") && !validate.output.contains("Warning"), "\(validate.output)")
+        #expect(try RawDecoder.decode(contentsOf: path).frame?.metadata.focusStep == step)
+    }
+
+    @Test func noFocusStepMeansNoXMP() throws {
+        let frame = try TestImages.frame(width: 64, height: 48, bitsPerSample: 14, cfa: .rggb)
+        let plan = try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame))
+        #expect(!plan.root.entries.contains { $0.tag == .xmp })
     }
 }
 

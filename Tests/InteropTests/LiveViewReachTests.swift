@@ -176,6 +176,44 @@ import Testing
         #expect(stream.count > 50_000, "frames streamed for two seconds")
     }
 
+    /// The page in a real browser (headless Chromium through Selenium, `Scripts/live_page.py`): the stream shows
+    /// frames that change, the page shows the rate, the camera and its exposure, the Shoot button saves a DNG into
+    /// `-o` and says so, and the stream goes on after the shot.
+    @Test func thePageWorksInABrowser() async throws {
+        let python = try ExternalTool.requirePython(modules: ["selenium"])
+        let chromium = try ExternalTool.require("chromium")
+        let chromedriver = try ExternalTool.require("chromedriver")
+        let folder = try TemporaryDirectory("live-browser")
+        let shots = folder.file("shots").path
+        let page = ExternalTool.packageRoot.appendingPathComponent("Tests/InteropTests/Scripts/live_page.py").path
+        let script = """
+            "$1" live --camera sim --sim-model canon --sim-sensor 640x480 --http 127.0.0.1:0 -o "$2" 2> "$2.err" &
+            pid=$!
+            for i in $(seq 1 100); do grep -q "serving http" "$2.err" 2>/dev/null && break; sleep 0.1; done
+            port=$(grep -o '127.0.0.1:[0-9]*' "$2.err" | head -1 | cut -d: -f2)
+            "$3" "$4" "http://127.0.0.1:$port/" "$5" "$6"
+            echo "page=$?"
+            kill -TERM $pid
+            wait $pid
+            """
+        let result = try await Subprocess.runDetached(
+            "/bin/sh", ["-c", script, "sh", try RawcapBinary.path(), shots, python, page, chromium, chromedriver])
+        let errors = (try? String(contentsOfFile: shots + ".err", encoding: .utf8)) ?? ""
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.last == "page=0", "\(result.output) \(result.errorOutput) \(errors)")
+        let seen = try #require(
+            lines.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] },
+            "\(result.output) \(result.errorOutput)")
+        #expect(seen["frameSize"] as? [Int] == [640, 424], "the browser decoded the stream's frames: \(seen)")
+        #expect((seen["fps"] as? Double ?? 0) > 1, "\(seen)")
+        #expect(seen["camera"] as? String == "Canon EOS 5D Mark IV")
+        #expect((seen["exposure"] as? String ?? "").contains("ISO"), "\(seen)")
+        let dngs = try FileManager.default.contentsOfDirectory(atPath: shots).filter { $0.hasSuffix(".dng") }
+        #expect(dngs.count == 1, "the Shoot button saved one DNG: \(dngs) \(errors)")
+        #expect(seen["shot"] as? String == "saved " + shots + "/" + (dngs.first ?? "?"), "\(seen)")
+        #expect((seen["framesAfterShot"] as? Int ?? 0) > (seen["frames"] as? Int ?? .max), "\(seen)")
+    }
+
     /// A body that answers DeviceBusy to frame after frame (a Nikon's GetLiveViewImage, a Canon's GetViewFinderData)
     /// keeps the stream going: the frames come when it answers again.
     @Test(arguments: [("nikon", "0x9203"), ("canon", "0x9153")])

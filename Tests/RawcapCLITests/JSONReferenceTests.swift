@@ -102,7 +102,8 @@ import Testing
         _ = try await run(["live"] + nikon + ["--frames", "2", "--json"], ["live", "error"])
         _ = try await run(["focus", "near"] + nikon + ["--json"], ["focus", "error"])
         _ = try await run(["focus", "auto"] + nikon + ["--json"], ["focus", "error"])
-        _ = try await run(["shoot"] + nikon + ["--focus-bracket", "2", "--af", "once", "-o", shots], [])
+        let bracket = try await run(
+            ["shoot"] + nikon + ["--focus-bracket", "2", "--af", "once", "--json", "-o", shots], ["saved-file", "error"])
         // pull --verify: every file as journaled, then one changed (mismatch, exit 65).
         _ = try await run(["pull", "--verify", "--json", "-o", shots], ["verify", "error"])
         let checked = folder.file("checked").path
@@ -122,6 +123,10 @@ import Testing
         _ = try await run(
             ["convert", folder.file("missing.dng").path, "--json"], ["convert", "error"], status: 66)
         _ = try await run(["inspect", dng, "--json"], ["inspect", "error"])
+        // A focus bracket's file: its focus step.
+        let focused = try #require(
+            ScriptContractTests.jsonLines(bracket).compactMap { $0["path"] as? String }.last { $0.hasSuffix(".dng") })
+        _ = try await run(["inspect", focused, "--json"], ["inspect", "error"])
         _ = try await run(["info"] + sim + ["--json"], ["info", "error"])
         _ = try await run(["list", "--json"], ["list", "error"])
         _ = try await run(["config", "list"] + sim + ["--json"], ["config", "error"])
