@@ -71,6 +71,9 @@ extension CameraModel {
         // ExposureTime 0xFFFFFFFF is bulb (`_put_Nikon_Bulb` sets it; the D850's 0x500D enumeration in
         // `nikon-d850.txt` ends with 4294967295 and 4294967293).
         model.bulbExposureTimeValue = 0xFFFF_FFFF
+        // Only in M (ExposureProgramMode 1): libgphoto2 `_put_Nikon_Bulb` sets "Exposure Mode to Full Manual" before
+        // it sets bulb. The D850's summary shows 0x500E settable with 1 2 3 4, in M.
+        model.bulbExposureProgram = 1
         model.qualityProperty = .compressionSetting
         model.qualityValues =
             (0...5).map { QualityValue(value: .uint8($0), quality: .jpeg) }

@@ -73,6 +73,9 @@ public struct CameraModel: Hashable, Sendable {
     /// shutter setting (a Nikon's 0xFFFFFFFF); `nil` when the body has none (the generic body's bulb is
     /// InitiateOpenCapture, whatever the shutter speed).
     public var bulbExposureTimeValue: UInt32? = nil
+    /// The ExposureProgramMode (0x500E) value outside which ExposureTime offers no bulb (a Nikon's 1, manual); `nil`
+    /// when bulb does not depend on the program.
+    public var bulbExposureProgram: UInt16? = nil
     /// Exposure bias steps offered, in thirds of an EV (ExposureBiasCompensation 0x5010 carries 1/1000 EV).
     public var biasThirds: ClosedRange<Int>
     /// Whether the camera has an exposure bias property (ExposureBiasCompensation, 0x5010); some bodies only

@@ -47,6 +47,23 @@ extension EmulatedCamera {
         return properties.integer(.exposureTime) == Int(bulb)
     }
 
+    /// Whether the current exposure program offers bulb (``CameraModel/bulbExposureProgram``).
+    var bulbOffered: Bool {
+        guard let program = model.bulbExposureProgram else { return true }
+        return properties.integer(.exposureProgramMode) == Int(program)
+    }
+
+    /// `description` as the current program shows it: ExposureTime without its bulb value outside the program that
+    /// offers bulb.
+    func describedForProgram(_ description: DevicePropDesc) -> DevicePropDesc {
+        guard description.propertyCode == .exposureTime, !bulbOffered, let bulb = model.bulbExposureTimeValue,
+            case .enumeration(let values) = description.form
+        else { return description }
+        var shown = description
+        shown.form = .enumeration(values.filter { $0 != .uint32(bulb) })
+        return shown
+    }
+
     /// Whether a bulb exposure is open.
     public var isBulbOpen: Bool { bulb != nil }
 

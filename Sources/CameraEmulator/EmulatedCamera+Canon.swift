@@ -57,8 +57,8 @@ extension EmulatedCamera {
     ///
     /// - SetRemoteMode (0x9114), SetEventMode (0x9115): remember the mode; event mode 1 queues the settings.
     /// - GetEvent (0x9116): the queued records (``CanonEOSEventList``) and the terminator.
-    /// - SetDevicePropValueEx (0x9110): ImageFormat (one of the offered structures) or CaptureDestination (2 or 4);
-    ///   the change comes back as a PropValueChanged record.
+    /// - SetDevicePropValueEx (0x9110): ImageFormat (one of the offered structures), CaptureDestination (2 or 4) or
+    ///   Tv (0xD102, `EmulatedCamera+VendorShutter.swift`); the change comes back as a PropValueChanged record.
     /// - PCHDDCapacity (0x911A), KeepDeviceOn (0x911D), SetUILock/ResetUILock (0x911B/0x911C): OK.
     /// - RemoteReleaseOn (0x9128) with 2 or 3 (a full press), RemoteRelease (0x910F): a shot, DeviceBusy while one
     ///   develops or before SetRemoteMode; RemoteReleaseOn with 1 (half press) and RemoteReleaseOff (0x9129): OK.
@@ -80,7 +80,10 @@ extension EmulatedCamera {
             return PTPResponderReply()
         case OperationCode.Canon.setEventMode:
             canon.eventMode = parameter(0)
-            if canon.eventMode == CanonEOSCapture.eventModeOn { canon.queueSettings() }
+            if canon.eventMode == CanonEOSCapture.eventModeOn {
+                canon.queueSettings()
+                queueCanonShutterSpeed()
+            }
             return PTPResponderReply()
         case OperationCode.Canon.getEvent:
             let list = CanonEOSEventList(canon.records)
@@ -173,10 +176,17 @@ extension EmulatedCamera {
                 return PTPResponderReply(.invalidDevicePropValue)
             }
             canon.destination = destination
+        case UInt32(CanonEOSShutterSpeed.property.rawValue):
+            // Tv (`EmulatedCamera+VendorShutter.swift`).
+            let response = setCanonShutterSpeed(value.value)
+            guard response == .ok else { return PTPResponderReply(response) }
         default:
             return PTPResponderReply(.devicePropNotSupported)
         }
-        if canon.eventMode == CanonEOSCapture.eventModeOn { canon.queueSettings() }
+        if canon.eventMode == CanonEOSCapture.eventModeOn {
+            canon.queueSettings()
+            queueCanonShutterSpeed()
+        }
         return PTPResponderReply()
     }
 

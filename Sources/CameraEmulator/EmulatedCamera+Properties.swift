@@ -11,11 +11,16 @@ extension EmulatedCamera {
         switch code {
         case .getDevicePropDesc:
             guard let description = properties[propertyCode] else { return PTPResponderReply(.devicePropNotSupported) }
-            return .dataset(description)
+            return .dataset(describedForProgram(description))
         case .getDevicePropValue:
             guard let value = properties.value(propertyCode) else { return PTPResponderReply(.devicePropNotSupported) }
             return .data(value.ptpEncoded)
         default:
+            if propertyCode == .exposureTime, !bulbOffered,
+                let bulb = model.bulbExposureTimeValue, (try? PTPValue(ptpEncoded: dataOut ?? [], type: .uint32)) == .uint32(bulb)
+            {
+                return PTPResponderReply(.invalidDevicePropValue)
+            }
             let (response, value) = properties.set(propertyCode, bytes: dataOut ?? [])
             guard response == .ok, let value else { return PTPResponderReply(response) }
             if propertyCode == .dateTime {

@@ -68,8 +68,8 @@ extension EmulatedCamera {
     ///   fails here first.
     /// - GetSDIOExtDeviceInfo (0x9202, parameter the host's version): ``PTP/SonyExtDeviceInfo`` with every property
     ///   and the two shutter controls.
-    /// - GetAllDevicePropData (0x9209): every property as ``PTP/SonyDevicePropDesc``, with ObjectInMemory (0xD215)
-    ///   at 0x8000 + the shots waiting.
+    /// - GetAllDevicePropData (0x9209): every property as ``PTP/SonyDevicePropDesc``, with ShutterSpeed (0xD20D,
+    ///   `EmulatedCamera+VendorShutter.swift`) and ObjectInMemory (0xD215) at 0x8000 + the shots waiting.
     /// - SetControlDeviceA (0x9205, parameter the property; data the value) sets a property, checked as
     ///   SetDevicePropValue is.
     /// - SetControlDeviceB (0x9207, parameter 0xD2C1 or 0xD2C2; data UINT16 2 down / 1 up): S1 down focuses at once
@@ -99,7 +99,8 @@ extension EmulatedCamera {
             let version: UInt16 = parameter(0) >= SonyProtocolVersion.v300.rawValue ? 300 : 200
             return .dataset(
                 SonyExtDeviceInfo(
-                    version: version, properties: properties.codes + [SonyControl.pendingObjectsProperty],
+                    version: version,
+                    properties: properties.codes + [SonyShutterSpeed.property, SonyControl.pendingObjectsProperty],
                     controls: [SonyControl.halfPress, SonyControl.fullPress]))
         case OperationCode.Sony.getAllDevicePropData:
             guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
@@ -112,6 +113,8 @@ extension EmulatedCamera {
                 return PTPResponderReply(.devicePropNotSupported)
             }
             if code == SonyControl.pendingObjectsProperty { return PTPResponderReply(.accessDenied) }
+            // ShutterSpeed 0xD20D (`EmulatedCamera+VendorShutter.swift`).
+            if code == SonyShutterSpeed.property { return PTPResponderReply(setSonyShutterSpeed(dataOut)) }
             let (response, _) = properties.set(code, bytes: dataOut)
             return PTPResponderReply(response)
         case OperationCode.Sony.setControlDeviceB:
@@ -202,6 +205,7 @@ extension EmulatedCamera {
                 factoryDefaultValue: description.factoryDefaultValue, currentValue: description.currentValue,
                 form: description.form)
         }
+        descriptions.append(sonyShutterSpeedDescription())
         descriptions.append(
             SonyDevicePropDesc(
                 propertyCode: SonyControl.pendingObjectsProperty, dataType: .uint16, getSet: 0, isEnabledFlag: 2,

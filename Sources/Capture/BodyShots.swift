@@ -353,6 +353,9 @@ extension CanonEOSCaptureDriver {
             if expecting == nil, !shot.objects.isEmpty, quiet >= settlePolls { break }
             if polled { try await Task.sleep(for: bodyShotPollInterval) }
             polled = true
+            // `camera_wait_for_event` pings the body on each pass of its EOS loop (`camera_keep_device_on`, at most
+            // every 10 s), so a tether left waiting keeps the camera on.
+            try await state.keepDeviceOnIfDue(session: session, interval: keepDeviceOnInterval)
             await state.absorb(try await session.canonGetEvents().events)
             var added = false
             let pending = await state.takePending()

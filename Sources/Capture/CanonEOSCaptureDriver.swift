@@ -21,7 +21,8 @@ import PTP
 /// - RequestObjectTransfer64LFN (0xC1B8) is not decoded (`camera_canon_eos_capture`).
 /// - downloads by the runner: GetPartialObject in 1 MiB pieces on USB as libgphoto2, 8 MiB over PTP/IP
 ///   (`camera_canon_eos_capture` reads 1 MB blocks everywhere).
-/// - KeepDeviceOn (0x911D) every 40 quiet polls while waiting (`camera_keep_device_on` runs on a timer).
+/// - KeepDeviceOn (0x911D) at most every ``keepDeviceOnInterval`` (10 s) during its waits, as
+///   `camera_keep_device_on` does, and as the run's keep-alive between frames (``keepAlive(session:)``).
 public struct CanonEOSCaptureDriver: CaptureDriver {
     /// `canon-eos`.
     public var name: String { "canon-eos" }
@@ -32,6 +33,17 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
     public var pollInterval = Duration.milliseconds(50)
     /// Empty polls after the last new object before the shot counts as complete when the object count is unknown.
     public var settlePolls = 3
+    /// How often KeepDeviceOn (0x911D) goes out while the driver waits on the body (a shot's records, a body shot):
+    /// libgphoto2 `config.c` `camera_keep_device_on` pings "about every 10s".
+    public var keepDeviceOnInterval = Duration.seconds(10)
+
+    /// The run's keep-alive between frames and while a tether waits: EOS KeepDeviceOn (0x911D), the request
+    /// libgphoto2 sends to stop an EOS body from switching itself off (`camera_keep_device_on`); GetDeviceInfo on a
+    /// body that does not list it.
+    public func keepAlive(session: PTPSession) async throws {
+        if try await state.keepDeviceOnIfDue(session: session, interval: .zero) { return }
+        _ = try await session.getDeviceInfo()
+    }
 
     /// Ends the remote session (``CanonEOSHostState/finish(session:)``).
     public func finish(session: PTPSession, logger: Logger) async {
@@ -61,9 +73,13 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
             ? nil : "it lists no RemoteReleaseOn/RemoteReleaseOff (0x9128/0x9129) to hold the shutter in bulb"
     }
 
-    /// ExposureTime at bulb where the body offers it on the standard property (the emulated EOS); a real EOS keeps
-    /// Tv in its own property (0xD102, bulb 0x0C in libgphoto2 `config.c` `canon_shutterspeed`), set on the body.
+    /// ExposureTime at bulb where a body offers it on the standard property and not Tv; an EOS body keeps its
+    /// shutter speed in Tv (0xD102, bulb 0x0C in libgphoto2 `config.c` `canon_shutterspeed`), which
+    /// ``shutterSpeedControl`` sets.
     public var bulbShutterSetting: BulbShutterSetting { .exposureTime(.uint32(0xFFFF_FFFF), required: false) }
+
+    /// Tv (0xD102) through the GetEvent records and SetDevicePropValueEx (``CanonEOSShutterControl``).
+    public var shutterSpeedControl: (any ShutterSpeedControl)? { CanonEOSShutterControl(state: state) }
 
     /// EOS bulb as libgphoto2's "eosremoterelease" widget drives it (`config.c` `_put_Canon_EOS_RemoteRelease`:
     /// "Press Full" is RemoteReleaseOn with the full press, "Release Full" RemoteReleaseOff with it, the shutter
@@ -113,10 +129,8 @@ public struct CanonEOSCaptureDriver: CaptureDriver {
             if expecting == nil, !objects.isEmpty, quiet >= settlePolls { break }
             if clock.now - started >= timing.shotTimeout { break }
             try await Task.sleep(for: pollInterval)
-            if info.supports(OperationCode.Canon.keepDeviceOn), objects.isEmpty, quiet % 40 == 39 {
-                // libgphoto2 keeps the body awake during long exposures the same way.
-                try await session.execute(OperationCode.Canon.keepDeviceOn)
-            }
+            // libgphoto2 keeps the body awake while it waits for a shot the same way (`camera_canon_eos_capture`).
+            try await state.keepDeviceOnIfDue(session: session, interval: keepDeviceOnInterval)
             let events = try await session.canonGetEvents().events
             await state.absorb(events)
             var added = false

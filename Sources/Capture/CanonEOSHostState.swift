@@ -37,6 +37,12 @@ public actor CanonEOSHostState {
 
     /// Whether shots go to the card (`--keep-on-card`) rather than the host.
     private var keepsFilesOnCard = false
+    /// Tv (0xD102) as the body last reported it.
+    private(set) var shutterSpeed: UInt32?
+    /// The Tv values the body last offered (AvailListChanged), or `nil` before it listed any.
+    private(set) var offeredShutterSpeeds: [UInt32]?
+    /// When KeepDeviceOn (0x911D) last went out, or the remote session was prepared.
+    private var lastKeepDeviceOn: ContinuousClock.Instant?
 
     init(logger: Logger) { self.logger = logger }
 
@@ -123,6 +129,9 @@ public actor CanonEOSHostState {
                 "Canon EOS: the camera reported no ImageFormat (0xD120); image quality stays as set on the camera")
         }
         self.info = info
+        // The keep-alive's clock starts with the remote session (`camera_prepare_canon_eos_capture`: "Initialize
+        // time for camera_keep_device_on polling").
+        lastKeepDeviceOn = ContinuousClock.now
     }
 
     /// Attempts at PCHDDCapacity while the body answers DeviceBusy.
@@ -156,6 +165,9 @@ public actor CanonEOSHostState {
     /// Records a value rawcap set.
     func setImageFormat(_ format: CanonEOSImageFormat) { imageFormat = format }
 
+    /// Records a Tv rawcap set.
+    func setShutterSpeed(_ code: UInt32) { shutterSpeed = code }
+
     /// Takes in a GetEvent reply: settings update the cache; shots are kept for ``takePending()``.
     func absorb(_ events: [CanonEOSEvent]) {
         for event in events {
@@ -168,10 +180,16 @@ public actor CanonEOSHostState {
                 } else if change.property == CanonEOSCapture.captureDestinationProperty, let value = change.uint32Value
                 {
                     destination = value
+                } else if change.property == CanonEOSShutterSpeed.property, !change.value.isEmpty {
+                    // A 4-byte slot (or the value's own 2 bytes), little-endian.
+                    shutterSpeed = change.value.prefix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
                 }
             case .availableListChanged(let list)
             where list.propertyCode == UInt32(CanonEOSImageFormat.property.rawValue):
                 offeredFormats = (try? CanonEOSImageFormat.list(list)) ?? offeredFormats
+            case .availableListChanged(let list)
+            where list.propertyCode == UInt32(CanonEOSShutterSpeed.property.rawValue):
+                offeredShutterSpeeds = list.uint32Values ?? offeredShutterSpeeds
             case .objectAdded, .requestObjectTransfer:
                 pending.append(event)
             default:
@@ -200,6 +218,21 @@ public actor CanonEOSHostState {
         } catch {
             logger.warning("Canon EOS: could not end the remote session cleanly (\(error))")
         }
+    }
+
+    /// Sends EOS KeepDeviceOn (0x911D, no parameter) when `interval` has passed since the last one (or since the
+    /// remote session was prepared), as libgphoto2's `camera_keep_device_on` (`config.c`) does from every pass of its
+    /// EOS waits (`camera_wait_for_event`, `camera_canon_eos_capture` in `library.c`): "ping the EOS about every
+    /// 10s" so that a body left idle by the host does not switch itself off. Nothing for a body that does not list
+    /// the operation. Returns whether it was sent.
+    @discardableResult
+    func keepDeviceOnIfDue(session: PTPSession, interval: Duration) async throws -> Bool {
+        let now = ContinuousClock.now
+        guard let info, info.supports(OperationCode.Canon.keepDeviceOn) else { return false }
+        if let last = lastKeepDeviceOn, now - last < interval { return false }
+        try await session.execute(OperationCode.Canon.keepDeviceOn)
+        lastKeepDeviceOn = ContinuousClock.now
+        return true
     }
 
     /// Shot records that arrived outside the capture loop, oldest first; the list empties.

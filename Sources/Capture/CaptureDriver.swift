@@ -71,6 +71,19 @@ public protocol CaptureDriver: Sendable {
     /// The ExposureTime setting this family's bulb needs before the shutter opens.
     var bulbShutterSetting: BulbShutterSetting { get }
 
+    /// The family's own shutter speed property (Canon EOS Tv, Sony ShutterSpeed), which `--exposure` uses instead of
+    /// ExposureTime when the body has it; `nil` for families that keep theirs on ExposureTime.
+    var shutterSpeedControl: (any ShutterSpeedControl)? { get }
+
+    /// The exposure program that offers bulb, set first when the body is in another (Nikon: ExposureProgramMode
+    /// 0x500E at 1, manual) and put back when the run ends; `nil` when the family has none to set.
+    var bulbExposureProgram: ExposureSetting.Preset? { get }
+
+    /// A cheap request that keeps a camera from sleeping while the run waits (`--keep-alive` between frames, a
+    /// tether waiting for a press): the family's own where it has one (Canon EOS KeepDeviceOn), GetDeviceInfo
+    /// otherwise.
+    func keepAlive(session: PTPSession) async throws
+
     /// Takes one bulb shot: opens the shutter with the family's operation (after ``BulbHold/opening()``), holds it
     /// with ``BulbHold/hold()`` (which returns early on Ctrl-C or SIGTERM), closes it, and then collects the shot's
     /// objects as ``capture(session:expecting:timing:announce:)`` does.
@@ -103,6 +116,15 @@ extension CaptureDriver {
 
     /// No setting.
     public var bulbShutterSetting: BulbShutterSetting { .none }
+
+    /// None.
+    public var bulbExposureProgram: ExposureSetting.Preset? { nil }
+
+    /// ExposureTime only.
+    public var shutterSpeedControl: (any ShutterSpeedControl)? { nil }
+
+    /// GetDeviceInfo: the cheapest request PTP has, valid in any state (ISO 15740 10.5.1).
+    public func keepAlive(session: PTPSession) async throws { _ = try await session.getDeviceInfo() }
 
     /// Refuses: ``bulbUnavailableReason(deviceInfo:)`` stops such a run before it starts.
     public func captureBulb(

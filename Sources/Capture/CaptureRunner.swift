@@ -17,22 +17,35 @@ import Synchronization
 /// The session must be open. The schedule is drift-free: frame group *k* (a frame, or a bracket) is due at
 /// start + *k*·interval; one that starts late is journaled as `shot-overrun` and shot at once, never skipped.
 public struct CaptureRunner: Sendable {
-    /// What the run did.
+    /// What the run did. The per-file and per-frame records keep the last ``CaptureRunner/recordsKept`` of a run
+    /// (every one of a short run) with their totals, so a run of any length ends with the memory it started with;
+    /// the journal has them all.
     public struct Summary: Sendable {
-        /// The files written, in order.
-        public var files: [SavedFile]
+        /// The files written, in order (the last ``CaptureRunner/recordsKept``; `files.total` counts them all).
+        public var files: RecentRecords<SavedFile>
         /// The format produced.
         public var format: ResolvedFormat
         /// Each shot's scheduled start (seconds after the run's start), as the schedule computed it.
-        public var scheduled: [Double]
-        /// Each shot's actual start.
-        public var started: [Double]
+        public var scheduled: RecentRecords<Double>
+        /// Each shot's actual start (`started.total`: the frames started).
+        public var started: RecentRecords<Double>
         /// Shots that started later than scheduled.
-        public var overruns: [Int]
+        public var overruns: RecentRecords<Int>
         /// Whether a stop request ended the run early.
         public var interrupted: Bool
         /// Frames journaled as `shot-missed` (`--reconnect`: due while the camera was away, or lost with it).
-        public var missed: [Int] = []
+        public var missed: RecentRecords<Int>
+
+        /// An empty summary keeping the last `recordsKept` records of each kind.
+        public init(format: ResolvedFormat, recordsKept: Int = RecentRecords<SavedFile>.defaultLimit) {
+            files = RecentRecords(limit: recordsKept)
+            self.format = format
+            scheduled = RecentRecords(limit: recordsKept)
+            started = RecentRecords(limit: recordsKept)
+            overruns = RecentRecords(limit: recordsKept)
+            interrupted = false
+            missed = RecentRecords(limit: recordsKept)
+        }
     }
 
     /// How late a frame may start before it counts as an overrun: more than timer and scheduling jitter, less than
@@ -62,6 +75,8 @@ public struct CaptureRunner: Sendable {
     public var reconnector: CameraReconnector?
     /// During waits between frames, a GetDeviceInfo this often (`--keep-alive`); `nil` or zero for none.
     public var keepAlive: Duration?
+    /// How many of each per-file and per-frame record the ``Summary`` keeps (the last ones; totals count all).
+    public var recordsKept = RecentRecords<SavedFile>.defaultLimit
 
     /// Creates a runner.
     public init(
@@ -103,9 +118,7 @@ public struct CaptureRunner: Sendable {
         journal.serial = serial
         var profile = CameraProfile.select(for: identity, logger: logger)
         let control = CameraControl.CameraSettings(session: session, deviceInfo: deviceInfo, logger: logger)
-        var summary = Summary(
-            files: [], format: ResolvedFormat(product: .bayer, rawBitDepth: nil), scheduled: [], started: [],
-            overruns: [], interrupted: false)
+        var summary = Summary(format: ResolvedFormat(product: .bayer, rawBitDepth: nil), recordsKept: recordsKept)
         var restoreFailure: String?
         do {
             if plan.keepOnCard {
@@ -160,7 +173,10 @@ public struct CaptureRunner: Sendable {
             }
             // Everything the run may change is saved first, and put back however the run ends.
             var touched: [DevicePropertyCode] = brackets.map(\.property)
-            if let code = exposure?.property { touched.append(code) }
+            // (A family's own shutter property is put back by hand: `restoreExposure`.)
+            if exposure?.vendorProperty == nil, let code = exposure?.property { touched.append(code) }
+            // After the exposure time: that is put back while the body is still in the run's program, then the program.
+            if let code = exposure?.preset?.property { touched.append(code) }
             if quality != nil, let code = profile.qualityProperty { touched.append(code) }
             if format.rawBitDepth != nil, let code = profile.rawBitDepthProperty { touched.append(code) }
             var unique: [DevicePropertyCode] = []
@@ -178,6 +194,7 @@ public struct CaptureRunner: Sendable {
             } catch {
                 await focusRun?.finish()
                 do {
+                    try await restoreExposure(exposure, driver: profile.driver, control: control)
                     try await control.restore(snapshot)
                     if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
                 } catch let restoreError {
@@ -191,6 +208,7 @@ public struct CaptureRunner: Sendable {
                 }
                 throw error
             }
+            try await restoreExposure(exposure, driver: profile.driver, control: control)
             try await control.restore(snapshot)
             if let restoreQuality { try await profile.qualityControl?.set(restoreQuality, session: session) }
         } catch {
@@ -204,16 +222,27 @@ public struct CaptureRunner: Sendable {
         if stop.isRequested { summary.interrupted = true }
         var entry = JournalEntry(JournalEntry.Event.runFinished)
         entry.detail = summary.interrupted ? "interrupted" : "complete"
-        entry.files = summary.files.count
+        entry.files = summary.files.total
         journal.recordQuietly(entry)
         if summary.interrupted {
             throw CaptureError(
                 .interrupted,
-                "stopped after \(summary.started.count)\(plan.isOpenEnded ? "" : " of \(plan.frameCount)") frames; "
-                    + "\(summary.files.count) files saved"
+                "stopped after \(summary.started.total)\(plan.isOpenEnded ? "" : " of \(plan.frameCount)") frames; "
+                    + "\(summary.files.total) files saved"
             )
         }
         return summary
+    }
+
+    /// Puts a family's own shutter speed property (``ExposureSetting/vendorProperty``) back to its value before the
+    /// run, before the standard settings (a Nikon-style program preset is not used with one).
+    private func restoreExposure(
+        _ exposure: ExposureSetting?, driver: any CaptureDriver, control: CameraControl.CameraSettings
+    ) async throws {
+        guard let exposure, exposure.vendorProperty != nil, let before = exposure.vendorValueBefore,
+            before != exposure.value, let vendor = driver.shutterSpeedControl
+        else { return }
+        try await vendor.set(before, session: session, control: control)
     }
 
     /// Journals a bulb exposure's requested and measured open time (`bulb-closed`), and whether a stop cut it short.
@@ -262,6 +291,10 @@ public struct CaptureRunner: Sendable {
             + (quality.map { ", quality \($0)" } ?? "")
             + (plan.keepOnCard ? ", files kept on the camera's card" : "")
             + (exposure.map { ", exposure \(ExposureSetting.format($0.request.duration.seconds)) (\($0.modeName))" } ?? "")
+            + (exposure?.preset.map { preset in
+                let definition = control.definition(for: preset.property)
+                return ", \(definition.name) \(definition.style.format(preset.value)) for it"
+            } ?? "")
             + ", driver \(profile.driver.name), profile \(profile.name)"
         try journal.record(start)
         logger.debug("\(start.detail ?? "")")
@@ -286,7 +319,14 @@ public struct CaptureRunner: Sendable {
                 let description = try await control.descriptor(definition)
                 try await control.set(definition, to: try profile.rawBitDepthValue(for: depth, type: description.dataType))
             }
-            if let exposure, let code = exposure.property, let value = exposure.value {
+            if let preset = exposure?.preset {
+                try await control.set(control.definition(for: preset.property), to: preset.value)
+            }
+            if let exposure, exposure.vendorProperty != nil, let value = exposure.value,
+                let vendor = profile.driver.shutterSpeedControl
+            {
+                try await vendor.set(value, session: session, control: control)
+            } else if let exposure, let code = exposure.property, let value = exposure.value {
                 try await control.set(control.definition(for: code), to: value)
             }
         }
@@ -320,17 +360,17 @@ public struct CaptureRunner: Sendable {
             return absences.contains { $0.contains(due) }
         }
 
-        /// Sleeps until `deadline` (a stop request wakes it: `true`); with a keep-alive, asks the camera for its
-        /// DeviceInfo every `keepAlive` meanwhile, so a body that sleeps when idle stays awake where it allows it.
-        /// GetDeviceInfo is the cheapest request PTP has and is valid in any state (ISO 15740 10.5.1).
+        /// Sleeps until `deadline` (a stop request wakes it: `true`); with a keep-alive, sends the driver's keep-alive
+        /// (``CaptureDriver/keepAlive(session:)``: GetDeviceInfo, Canon EOS KeepDeviceOn) every `keepAlive`
+        /// meanwhile, so a body that sleeps when idle stays awake where it allows it.
         func wait(until deadline: ContinuousClock.Instant) async throws -> Bool {
             guard let keepAlive, keepAlive > .zero else { return await stop.sleep(until: deadline) }
             while true {
                 let next = min(deadline, clock.now + keepAlive)
                 if await stop.sleep(until: next) { return true }
                 if clock.now >= deadline { return false }
-                logger.debug("keep-alive: GetDeviceInfo")
-                _ = try await session.getDeviceInfo()
+                logger.debug("keep-alive (\(profile.driver.name))")
+                try await profile.driver.keepAlive(session: session)
             }
         }
 

@@ -10,17 +10,52 @@ import PTP
 public struct ExposureSetting: Hashable, Sendable {
     /// The way the shutter is timed.
     public enum Mode: Hashable, Sendable {
-        /// The camera times the exposure: ExposureTime (0x500D) set to `value`, `seconds` long.
+        /// The camera times the exposure: ExposureTime (0x500D), or the family's own property, set to `value`,
+        /// `seconds` long.
         case shutter(value: PTPValue, seconds: Double)
-        /// The host times it in bulb; `bulbValue` is the ExposureTime value that selects bulb, when the family sets
-        /// one (a Nikon's 0xFFFFFFFF).
+        /// The host times it in bulb; `bulbValue` is the value that selects bulb, when the family sets one (a Nikon's
+        /// ExposureTime 0xFFFFFFFF, a Canon EOS Tv 0x0C, a Sony ShutterSpeed 0).
         case bulb(bulbValue: PTPValue?)
+    }
+
+    /// A property set before the exposure's own (and put back after the run with it).
+    public struct Preset: Hashable, Sendable {
+        /// The property.
+        public var property: DevicePropertyCode
+        /// Its value for the run.
+        public var value: PTPValue
+
+        /// Creates a preset.
+        public init(property: DevicePropertyCode, value: PTPValue) {
+            self.property = property
+            self.value = value
+        }
     }
 
     /// What was asked for.
     public var request: ExposureRequest
     /// How it is given.
     public var mode: Mode
+    /// What must be set first for `mode` to be offered: a Nikon's ExposureProgramMode at M for bulb
+    /// (``CaptureDriver/bulbExposureProgram``); `nil` when the camera is ready as it is.
+    public var preset: Preset?
+    /// The family's own shutter speed property that carries ``value`` (Canon EOS Tv 0xD102, Sony ShutterSpeed
+    /// 0xD20D), set and put back through ``CaptureDriver/shutterSpeedControl``; `nil` for ExposureTime.
+    public var vendorProperty: DevicePropertyCode?
+    /// With ``vendorProperty``: its value before the run, put back when the run ends.
+    public var vendorValueBefore: PTPValue?
+
+    /// Creates a setting.
+    public init(
+        request: ExposureRequest, mode: Mode, preset: Preset? = nil, vendorProperty: DevicePropertyCode? = nil,
+        vendorValueBefore: PTPValue? = nil
+    ) {
+        self.request = request
+        self.mode = mode
+        self.preset = preset
+        self.vendorProperty = vendorProperty
+        self.vendorValueBefore = vendorValueBefore
+    }
 
     /// Whether the driver holds the shutter open.
     public var isBulb: Bool { if case .bulb = mode { true } else { false } }
@@ -31,8 +66,8 @@ public struct ExposureSetting: Hashable, Sendable {
     /// The property set before the first shot, when one is.
     public var property: DevicePropertyCode? {
         switch mode {
-        case .shutter: .exposureTime
-        case .bulb(let value): value == nil ? nil : .exposureTime
+        case .shutter: vendorProperty ?? .exposureTime
+        case .bulb(let value): value == nil ? nil : vendorProperty ?? .exposureTime
         }
     }
 
@@ -62,6 +97,11 @@ public struct ExposureSetting: Hashable, Sendable {
         _ request: ExposureRequest, control: CameraControl.CameraSettings, deviceInfo: DeviceInfo,
         driver: any CaptureDriver
     ) async throws -> ExposureSetting {
+        if let vendor = driver.shutterSpeedControl,
+            let choices = try await vendor.read(session: control.session, control: control)
+        {
+            return try resolve(request, choices: choices, deviceInfo: deviceInfo, driver: driver)
+        }
         let wanted = request.duration.seconds
         var offered: [(value: PTPValue, seconds: Double)] = []
         var offersBulb = false
@@ -116,12 +156,75 @@ public struct ExposureSetting: Hashable, Sendable {
         case .exposureTime(let value, let required):
             if offersBulb { return ExposureSetting(request: request, mode: .bulb(bulbValue: value)) }
             if required {
+                // A body outside M: the family's manual program offers bulb when the host may select it.
+                if let preset = try await manualProgram(for: driver, control: control, deviceInfo: deviceInfo) {
+                    return ExposureSetting(request: request, mode: .bulb(bulbValue: value), preset: preset)
+                }
                 throw CaptureError(
                     .exposureUnavailable,
                     "--exposure \(format(wanted)): bulb needs ExposureTime (0x500D) at bulb, which the camera does not "
                         + "offer in its current mode (set the mode dial to M or B)")
             }
             return ExposureSetting(request: request, mode: .bulb(bulbValue: nil))
+        }
+    }
+
+    /// `request` on a body whose shutter speed is its family's own property (``ShutterSpeedChoices``): the offered
+    /// speed nearest the request within a sixth of a stop (unless `--bulb`), else bulb through the same property.
+    ///
+    /// - Throws: ``CaptureError/Code-swift.struct/exposureUnavailable`` when the request is shorter than the fastest
+    ///   speed, or when bulb is needed and the body has no bulb operations or does not offer bulb in its mode.
+    static func resolve(
+        _ request: ExposureRequest, choices: ShutterSpeedChoices, deviceInfo: DeviceInfo, driver: any CaptureDriver
+    ) throws -> ExposureSetting {
+        let wanted = request.duration.seconds
+        let name = choices.property.description(vendor: deviceInfo.cameraVendor)
+        func setting(_ mode: Mode) -> ExposureSetting {
+            ExposureSetting(
+                request: request, mode: mode, vendorProperty: choices.property, vendorValueBefore: choices.current)
+        }
+        let offered = choices.offered
+        if !request.forceBulb,
+            let nearest = offered.min(by: { abs(log2($0.seconds / wanted)) < abs(log2($1.seconds / wanted)) }),
+            abs(log2(nearest.seconds / wanted)) <= snapTolerance
+        {
+            return setting(.shutter(value: nearest.value, seconds: nearest.seconds))
+        }
+        if !request.forceBulb, let shortest = offered.map(\.seconds).min(), wanted < shortest {
+            throw CaptureError(
+                .exposureUnavailable,
+                "--exposure \(format(wanted)): the camera's fastest shutter speed is \(format(shortest))")
+        }
+        let speeds =
+            offered.map(\.seconds).max().map { "its longest shutter speed is \(format($0))" }
+            ?? "it offers no shutter speed"
+        if let reason = driver.bulbUnavailableReason(deviceInfo: deviceInfo) {
+            throw CaptureError(
+                .exposureUnavailable,
+                "--exposure \(format(wanted))\(request.forceBulb ? " --bulb" : ""): \(speeds), and \(reason)")
+        }
+        guard let bulb = choices.bulb else {
+            throw CaptureError(
+                .exposureUnavailable,
+                "--exposure \(format(wanted))\(request.forceBulb ? " --bulb" : ""): \(speeds), and its \(name) offers no "
+                    + "bulb in its current mode (set the mode dial to M or B)")
+        }
+        return setting(.bulb(bulbValue: bulb))
+    }
+
+    /// The driver's manual exposure program (``CaptureDriver/bulbExposureProgram``) when the camera lists the property,
+    /// lets the host set it, offers the value and is not on it already; `nil` otherwise.
+    static func manualProgram(
+        for driver: any CaptureDriver, control: CameraControl.CameraSettings, deviceInfo: DeviceInfo
+    ) async throws -> Preset? {
+        guard let preset = driver.bulbExposureProgram,
+            deviceInfo.devicePropertiesSupported.contains(preset.property),
+            let description = try? await control.descriptor(control.definition(for: preset.property)),
+            description.isSettable, description.currentValue != preset.value
+        else { return nil }
+        switch description.form {
+        case .enumeration(let values) where !values.contains(preset.value): return nil
+        default: return preset
         }
     }
 

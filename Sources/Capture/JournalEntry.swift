@@ -50,6 +50,8 @@ public struct JournalEntry: Codable, Hashable, Sendable {
     public var captureDate: String?
     /// The object's PTP format code.
     public var objectFormat: UInt16?
+    /// The StorageID the camera gave the object (`object-announced`): 0 for one held in its memory for the host.
+    public var storage: UInt32?
     /// A size in bytes.
     public var size: UInt64?
     /// A number of files (`run-finished`: the files the run saved).
@@ -120,6 +122,7 @@ extension JournalEntry {
         entry.cameraFile = object.info.filename
         entry.captureDate = object.info.captureDate
         entry.objectFormat = object.info.objectFormat.rawValue
+        entry.storage = object.info.storageID.rawValue
         entry.size = object.info.byteCount
         entry.detail = object.late ? "late" : nil
         return entry

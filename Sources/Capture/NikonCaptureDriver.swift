@@ -93,13 +93,21 @@ public struct NikonCaptureDriver: CaptureDriver {
     /// must offer.
     public var bulbShutterSetting: BulbShutterSetting { .exposureTime(.uint32(0xFFFF_FFFF), required: true) }
 
+    /// ExposureProgramMode (0x500E) at 1, "Exposure Mode to Full Manual", which libgphoto2 `config.c`
+    /// `_put_Nikon_Bulb` sets (after ChangeCameraMode 1, which ``prepare(session:logger:)`` has sent) before ExposureTime
+    /// goes to bulb: a Nikon offers bulb only in M. The run puts the body's own mode back when it ends.
+    public var bulbExposureProgram: ExposureSetting.Preset? {
+        ExposureSetting.Preset(property: .exposureProgramMode, value: .uint16(1))
+    }
+
     /// Nikon bulb as libgphoto2 `config.c` `_put_Nikon_Bulb` does it: with ExposureTime at bulb (set by the runner),
     /// InitiateCaptureRecInMedia (0x9207: no autofocus, SDRAM; `ptp_nikon_capture2`) or, on bodies without it,
     /// InitiateCaptureRecInSdram opens the shutter; TerminateCapture (0x920C, parameters 0, 0) closes it; then
     /// DeviceReady is waited out (BulbReleaseBusy 0xA200 counts as busy, `nikon_wait_busy`) and the shot comes
-    /// through GetEvent as any other. Difference: libgphoto2 also sets ExposureProgramMode to manual and
-    /// ChangeCameraMode(1) there; rawcap sets PC mode in `prepare` and leaves the mode dial to the photographer (a
-    /// body outside M does not offer bulb, and the run says so before anything is fired).
+    /// through GetEvent as any other. libgphoto2 sends ChangeCameraMode(1) and sets ExposureProgramMode to manual there;
+    /// rawcap sends the first in `prepare` and sets the second with the run's settings (``bulbExposureProgram``),
+    /// putting the body's mode back when the run ends. A body whose mode the host cannot set (a mode dial) and that
+    /// is not in M is refused before anything is fired.
     public func captureBulb(
         session: PTPSession, expecting: Int?, timing: CaptureTiming, hold: BulbHold,
         announce: @Sendable (AnnouncedObject) async -> Void

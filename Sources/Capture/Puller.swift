@@ -135,6 +135,41 @@ public struct Puller: Sendable {
         return announced.subtracting(settled)
     }
 
+    /// The `object-announced` entries of objects announced for `serial`, never settled, and not among `onCamera`
+    /// (one per object, the latest): what `--resume` cannot fetch any more.
+    public static func unreachable(_ entries: [JournalEntry], serial: String, onCamera: [CardObject]) -> [JournalEntry] {
+        let unfinished = unfinishedKeys(entries, serial: serial)
+        let present = Set(onCamera.map(\.key))
+        var latest: [String: JournalEntry] = [:]
+        var order: [String] = []
+        for entry in entries where entry.event == JournalEntry.Event.objectAnnounced && entry.serial == serial {
+            guard let file = entry.cameraFile else { continue }
+            let key = "\(file)|\(entry.captureDate ?? "")"
+            guard unfinished.contains(key), !present.contains(key) else { continue }
+            if latest[key] == nil { order.append(key) }
+            latest[key] = entry
+        }
+        return order.compactMap { latest[$0] }
+    }
+
+    /// Why an announced object is no longer on the camera: one held in the camera's memory for the host (storage 0,
+    /// or the memory handles Nikon's SDRAM capture 0xFFFF0001 and Sony's 0xFFFFC001 use) is let go when the session
+    /// that announced it ends (libgphoto2 reads those only within the capture that made them: `camera_nikon_capture`,
+    /// `camera_sony_capture`, and the EOS TransferComplete of `camera_canon_eos_capture`); one on a card was deleted
+    /// there, or the card changed.
+    static func lossReason(_ announced: JournalEntry) -> String {
+        let memoryHandles: Set<UInt32> = [
+            NikonCaptureSequence.sdramHandle.rawValue, SonyControl.capturedObjectHandle.rawValue,
+        ]
+        let run = announced.run.isEmpty ? "" : " (run \(announced.run))"
+        if announced.storage == 0 || announced.handle.map(memoryHandles.contains) == true {
+            return "lost: announced\(run) but not saved, and held only in the camera's memory for the host, not on "
+                + "its card; the camera let go of it when that session ended"
+        }
+        return "lost: announced\(run) but not saved, and no longer on the camera's card (deleted there, or the card "
+            + "was changed)"
+    }
+
     /// Downloads the selected objects and saves them: raw objects as DNG (`original == false`; the JPEG of the
     /// same stem becomes the preview and is saved too), or every object as the camera wrote it. With
     /// `deleteAfter`, each object is deleted from the camera once its file is on disk and journaled.
@@ -181,6 +216,8 @@ public struct Puller: Sendable {
         let objects = try await list()
         let entries = Journal.read(folder: store.folder)
         var chosen: [CardObject]
+        // --resume: objects the journal has announced that the camera no longer has (journaled as lost below).
+        var lost: [JournalEntry] = []
         switch selection {
         case .all where again:
             chosen = objects
@@ -201,6 +238,7 @@ public struct Puller: Sendable {
         case .resume:
             let unfinished = Self.unfinishedKeys(entries, serial: serial)
             chosen = objects.filter { unfinished.contains($0.key) }
+            lost = Self.unreachable(entries, serial: serial, onCamera: objects)
         case .handles(let handles):
             chosen = try handles.map { handle in
                 guard let object = objects.first(where: { $0.handle.rawValue == handle }) else {
@@ -217,6 +255,22 @@ public struct Puller: Sendable {
         start.detail =
             "pull \(selection): \(chosen.count) object(s)" + (written.isEmpty ? "" : " after the camera came back")
         try journal.record(start)
+        // Each settled as not saved, with why: the next --resume does not look for it again.
+        for announced in lost {
+            var entry = JournalEntry(JournalEntry.Event.objectNotSaved)
+            entry.handle = announced.handle
+            entry.cameraFile = announced.cameraFile
+            entry.captureDate = announced.captureDate
+            entry.detail = Self.lossReason(announced)
+            try journal.record(entry)
+        }
+        if !lost.isEmpty {
+            let names = lost.compactMap(\.cameraFile).joined(separator: ", ")
+            observer(
+                .warning(
+                    "\(lost.count) announced object\(lost.count == 1 ? "" : "s") the camera no longer has cannot be "
+                        + "fetched (\(names)); the journal says why (object-not-saved)"))
+        }
         observer(.started(frames: chosen.count, format: original ? "original" : "dng", camera: camera))
 
         var downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)

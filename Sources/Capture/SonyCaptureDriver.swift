@@ -163,9 +163,13 @@ public struct SonyCaptureDriver: CaptureDriver {
     /// A Sony in PC Remote holds its shutter with S2 (``prepare(session:logger:)`` has checked the control).
     public func bulbUnavailableReason(deviceInfo: DeviceInfo) -> String? { nil }
 
-    /// ExposureTime at bulb where the body offers it on the standard property (the emulated Sony); a real body's
-    /// shutter is ShutterSpeed 0xD20D (bulb 0, libgphoto2 `config.c` `_get_Sony_ShutterSpeed`), set on the body.
+    /// ExposureTime at bulb where a body offers it on the standard property and not ShutterSpeed; a Sony keeps its
+    /// shutter speed in ShutterSpeed 0xD20D (bulb 0, libgphoto2 `config.c` `_get_Sony_ShutterSpeed`), which
+    /// ``shutterSpeedControl`` sets.
     public var bulbShutterSetting: BulbShutterSetting { .exposureTime(.uint32(0xFFFF_FFFF), required: false) }
+
+    /// ShutterSpeed (0xD20D) through GetAllDevicePropData and SetControlDeviceA (``SonyShutterControl``).
+    public var shutterSpeedControl: (any ShutterSpeedControl)? { SonyShutterControl() }
 
     /// Sony bulb: the shot's presses as for any shot (S1 down, S2 down, S2 up, S1 up: `camera_sony_capture`), with
     /// S2 held down for the requested time instead of the focus wait; libgphoto2 `config.c` `_put_Sony_Bulb`

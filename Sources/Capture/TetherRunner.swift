@@ -83,8 +83,9 @@ public struct TetherRunner: Sendable {
 
     /// What the run did.
     public struct Summary: Sendable {
-        /// The files written, in order.
-        public var files: [SavedFile]
+        /// The files written, in order: the last ``RecentRecords/defaultLimit`` (`files.total` counts them all), so
+        /// a run of any length ends with the memory it started with; the journal has every one.
+        public var files: RecentRecords<SavedFile>
         /// Shots taken on the camera's body and saved.
         public var bodyShots: Int
         /// Shots the host triggered (``HostTrigger``) and saved.
@@ -160,7 +161,7 @@ public struct TetherRunner: Sendable {
         journal.camera = camera
         journal.serial = deviceInfo.serialNumber
         let profile = CameraProfile.select(for: identity, logger: logger)
-        var summary = Summary(files: [], bodyShots: 0, hostShots: 0, interrupted: false)
+        var summary = Summary(files: RecentRecords(), bodyShots: 0, hostShots: 0, interrupted: false)
         do {
             try await profile.driver.prepare(session: session, logger: logger)
             try await tether(
@@ -175,13 +176,13 @@ public struct TetherRunner: Sendable {
         if stop.isRequested { summary.interrupted = true }
         var entry = JournalEntry(JournalEntry.Event.runFinished)
         entry.detail = summary.interrupted ? "interrupted" : "complete"
-        entry.files = summary.files.count
+        entry.files = summary.files.total
         journal.recordQuietly(entry)
         if summary.interrupted {
             let shots = summary.bodyShots + summary.hostShots
             throw CaptureError(
                 .interrupted,
-                "stopped after \(shots) shot\(shots == 1 ? "" : "s"); \(summary.files.count) file\(summary.files.count == 1 ? "" : "s") saved")
+                "stopped after \(shots) shot\(shots == 1 ? "" : "s"); \(summary.files.total) file\(summary.files.total == 1 ? "" : "s") saved")
         }
         return summary
     }
@@ -346,7 +347,7 @@ public struct TetherRunner: Sendable {
                         // No shot yet: a cheap request now and then keeps a camera that waits on its event channel
                         // from sleeping (and finds one that left).
                         if let keepAlive, clock.now - lastRequest >= keepAlive {
-                            _ = try await session.getDeviceInfo()
+                            try await profile.driver.keepAlive(session: session)
                             lastRequest = clock.now
                         }
                         continue

@@ -233,10 +233,10 @@ extension RawcapCommand {
                 switch result {
                 case .success(let summary):
                     progress.summary(
-                        "rawcap shoot: \(specs.count > 1 ? "\(label): " : "")\(summary.files.count) file"
-                            + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)"
-                            + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.count) frame(s) started late")
-                            + (summary.missed.isEmpty ? "" : "; \(summary.missed.count) frame(s) missed"))
+                        "rawcap shoot: \(specs.count > 1 ? "\(label): " : "")\(summary.files.total) file"
+                            + "\(summary.files.total == 1 ? "" : "s") in \(store.folder)"
+                            + (summary.overruns.isEmpty ? "" : "; \(summary.overruns.total) frame(s) started late")
+                            + (summary.missed.isEmpty ? "" : "; \(summary.missed.total) frame(s) missed"))
                 case .failure(let error):
                     let code = ShootFailure.report(
                         signals.translate(error), command: "shoot", json: json,

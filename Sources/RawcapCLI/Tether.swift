@@ -143,8 +143,8 @@ extension RawcapCommand {
                 hooks?.finish()
                 let shots = summary.bodyShots + summary.hostShots
                 progress.summary(
-                    "rawcap tether: \(shots) shot\(shots == 1 ? "" : "s"), \(summary.files.count) file"
-                        + "\(summary.files.count == 1 ? "" : "s") in \(store.folder)")
+                    "rawcap tether: \(shots) shot\(shots == 1 ? "" : "s"), \(summary.files.total) file"
+                        + "\(summary.files.total == 1 ? "" : "s") in \(store.folder)")
             } catch {
                 progress.finish()
                 hooks?.finish()

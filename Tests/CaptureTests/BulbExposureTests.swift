@@ -124,6 +124,56 @@ import Testing
         #expect(await rig.camera.bulbExposures.isEmpty)
     }
 
+    /// Canon EOS and Sony bodies keep their shutter speed in their own property (EOS Tv 0xD102, bulb 0x0C; Sony
+    /// ShutterSpeed 0xD20D, bulb 0): `--exposure` picks the body's speed there, or bulb through it, and puts the
+    /// body's value back after the run.
+    @Test(arguments: ["canon", "sony"])
+    func theFamilysOwnShutterPropertyIsUsed(family: String) async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, model: try CameraModel.named(family))
+        defer { Task { await rig.close() } }
+        let identity = try await rig.session.cameraIdentity()
+        let info = identity.deviceInfo
+        let driver = CameraProfile.select(for: identity).driver
+        try await driver.prepare(session: rig.session, logger: Logger(label: "test"))
+        let control = CameraControl.CameraSettings(session: rig.session, deviceInfo: info)
+        func resolve(_ text: String, bulb: Bool = false) async throws -> ExposureSetting {
+            try await ExposureSetting.resolve(
+                ExposureRequest(duration: try ExposureRequest.parse(text), forceBulb: bulb), control: control,
+                deviceInfo: info, driver: driver)
+        }
+        let property = family == "canon" ? CanonEOSShutterSpeed.property : SonyShutterSpeed.property
+        // 1/250 s: EOS Tv 0x78 (`canon_shutterspeed`), Sony 1/250; 30 s: EOS 0x10, Sony 300/10.
+        let fast = try await resolve("1/250")
+        let slow = try await resolve("30s")
+        let long = try await resolve("240s")
+        #expect(fast.vendorProperty == property && slow.vendorProperty == property && long.vendorProperty == property)
+        if family == "canon" {
+            #expect(fast.mode == .shutter(value: .uint16(0x78), seconds: 1.0 / 250))
+            #expect(slow.mode == .shutter(value: .uint16(0x10), seconds: 30))
+            #expect(long.mode == .bulb(bulbValue: .uint16(0x0C)))
+        } else {
+            #expect(fast.mode == .shutter(value: .uint32(1 << 16 | 250), seconds: 1.0 / 250))
+            #expect(slow.mode == .shutter(value: .uint32(300 << 16 | 10), seconds: 30))
+            #expect(long.mode == .bulb(bulbValue: .uint32(0)))
+        }
+        await #expect(throws: CaptureError(.exposureUnavailable)) { try await resolve("1/100000") }
+        await driver.finish(session: rig.session, logger: Logger(label: "test"))
+
+        // A run at 1/250 s sets the family's property (the emulated body exposes at it) and puts it back.
+        let before = await rig.camera.currentExposureTimeValue
+        var plan = ShootPlan(format: .auto, count: 1)
+        plan.exposure = ExposureRequest(duration: try ExposureRequest.parse("1/250"))
+        let summary = try await rig.shoot(plan)
+        let frame = try #require(try RawDecoder.decode(contentsOf: summary.files[0].path).frame)
+        #expect(frame.metadata.exposureTime == Rational(1, 250))
+        let transcript = await rig.camera.transcript
+        let setOperation = family == "canon" ? OperationCode.Canon.setDevicePropValueEx : OperationCode.Sony.setControlDeviceA
+        #expect(transcript.contains { $0.code == setOperation && (family == "canon" || $0.parameters.first == UInt32(property.rawValue)) })
+        #expect(!transcript.contains { $0.code == .setDevicePropValue && $0.parameters.first == UInt32(DevicePropertyCode.exposureTime.rawValue) })
+        #expect(await rig.camera.currentExposureTimeValue == before, "the body's shutter speed put back")
+        #expect(await rig.camera.bulbExposures.isEmpty)
+    }
+
     @Test func durationsParseAsPhotographersWriteThem() throws {
         let cases: [(String, Duration)] = [
             ("240s", .seconds(240)), ("1/250", .nanoseconds(4_000_000)), ("2.5s", .milliseconds(2500)),
@@ -161,6 +211,41 @@ import Testing
         let codes = await rig.camera.transcript.map(\.code)
         #expect(!codes.contains(OperationCode.Nikon.initiateCaptureRecInMedia))
         #expect(!codes.contains(OperationCode.Nikon.initiateCaptureRecInSdram))
+    }
+
+    /// A Nikon outside M (its ExposureTime offers no bulb there) is put in M for the bulb, as libgphoto2's
+    /// `_put_Nikon_Bulb` does, and its own program and shutter speed are put back after the run.
+    @Test func aNikonOutsideManualIsPutInManualForBulbAndBack() async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, model: .nikon)
+        defer { Task { await rig.close() } }
+        try await rig.session.setDevicePropValue(.exposureProgramMode, .uint16(3))
+        let shutterBefore = try await rig.value(.exposureTime)
+        // Outside M the body shows no bulb and refuses it.
+        guard case .enumeration(let offered) = try await rig.session.getDevicePropDesc(.exposureTime).form else {
+            Issue.record("ExposureTime is not an enumeration")
+            return
+        }
+        #expect(!offered.contains(.uint32(0xFFFF_FFFF)))
+        await #expect(throws: PTPError.self) {
+            try await rig.session.setDevicePropValue(.exposureTime, .uint32(0xFFFF_FFFF))
+        }
+        var plan = ShootPlan(format: .auto, count: 1)
+        plan.exposure = ExposureRequest(duration: .seconds(1), forceBulb: true)
+        let summary = try await rig.shoot(plan)
+        #expect(summary.files.count == 1)
+        let record = try #require(await rig.camera.bulbExposures.last)
+        #expect(record.openedBy == OperationCode.Nikon.initiateCaptureRecInMedia)
+        // M was set before bulb, and both were put back, the exposure time first.
+        let program = UInt32(DevicePropertyCode.exposureProgramMode.rawValue)
+        let time = UInt32(DevicePropertyCode.exposureTime.rawValue)
+        let sets = await rig.camera.transcript.filter { $0.code == .setDevicePropValue }.compactMap(\.parameters.first)
+            .filter { $0 == program || $0 == time }
+        // (the test's own: the program to A, bulb refused; the run's: M, bulb; restored: the time, the program)
+        #expect(sets == [program, time, program, time, time, program], "\(sets)")
+        #expect(try await rig.value(.exposureProgramMode) == .uint16(3))
+        #expect(try await rig.value(.exposureTime) == shutterBefore)
+        let started = try #require(rig.journal.first { $0.event == JournalEntry.Event.runStarted })
+        #expect(started.detail?.contains("(bulb), program ") == true, "\(started.detail ?? "")")
     }
 
     /// A stop request during a bulb exposure closes the shutter at once, the shot is still saved, and the run ends

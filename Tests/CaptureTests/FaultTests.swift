@@ -99,6 +99,46 @@ import Testing
         // Nothing was deleted from the camera.
         #expect(try await rig.session.getObjectHandles().count >= 2)
     }
+
+    /// Objects a run announced but did not save that the camera no longer has (a Nikon SDRAM shot, a shot a Canon
+    /// EOS held for the host, one deleted from the card): `pull --resume` journals each as not saved, with why, once.
+    @Test func resumeSaysWhichAnnouncedObjectsAreLostAndWhy() async throws {
+        let rig = try await CaptureRig()
+        defer { Task { await rig.close() } }
+        _ = try await rig.shoot(ShootPlan(format: .bayer12, count: 1))
+        let info = try await rig.session.getDeviceInfo()
+        // An earlier tether's journal: a shot announced in camera memory, one announced on the card, neither saved.
+        let earlier = try Journal(folder: rig.store.folder)
+        earlier.camera = info.model
+        earlier.serial = info.serialNumber
+        var sdram = JournalEntry(JournalEntry.Event.objectAnnounced)
+        sdram.shot = 4
+        sdram.handle = 0xFFFF_0001
+        sdram.cameraFile = "DSC_0005.NEF"
+        sdram.captureDate = "20261129T120000"
+        sdram.storage = 0
+        try earlier.record(sdram)
+        var card = sdram
+        card.handle = 0x0001_0042
+        card.cameraFile = "DSC_0006.NEF"
+        card.storage = 0x0001_0001
+        try earlier.record(card)
+
+        let resumed = try await rig.puller().pull(.resume, original: false, deleteAfter: false)
+        #expect(resumed.isEmpty)
+        let names: Set<String?> = ["DSC_0005.NEF", "DSC_0006.NEF"]
+        func notSavedEntries() -> [JournalEntry] {
+            rig.journal.filter { $0.event == JournalEntry.Event.objectNotSaved && names.contains($0.cameraFile) }
+        }
+        let notSaved = notSavedEntries()
+        #expect(notSaved.map(\.cameraFile) == ["DSC_0005.NEF", "DSC_0006.NEF"])
+        #expect(notSaved.first?.detail?.contains("held only in the camera's memory") == true, "\(notSaved)")
+        #expect(notSaved.last?.detail?.contains("no longer on the camera's card") == true, "\(notSaved)")
+        #expect(Puller.unfinishedKeys(rig.journal, serial: info.serialNumber).isEmpty)
+        // Said once: a second resume finds nothing left to explain.
+        _ = try await rig.puller().pull(.resume, original: false, deleteAfter: false)
+        #expect(notSavedEntries().count == 2)
+    }
 }
 
 /// A camera whose DeviceInfo lists no CaptureComplete (libgphoto2 flags such bodies per model): the generic driver is

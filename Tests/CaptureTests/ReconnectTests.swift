@@ -108,6 +108,41 @@ import Testing
         #expect(!rig.journal.contains { $0.event == "camera-lost" })
     }
 
+    /// On a Canon EOS the keep-alive between frames is EOS KeepDeviceOn (0x911D), the request libgphoto2's
+    /// `camera_keep_device_on` sends, not GetDeviceInfo.
+    @Test func aCanonKeepAliveIsKeepDeviceOn() async throws {
+        let rig = try await CaptureRig(model: .canon)
+        defer { Task { await rig.close() } }
+        var runner = try rig.runner(ShootPlan(format: .auto, count: 2, interval: .milliseconds(1500)))
+        runner.keepAlive = .milliseconds(200)
+        let summary = try await runner.run()
+        #expect(summary.files.count == 2)
+        let codes = await rig.camera.transcript.map(\.code)
+        let keepAlives = codes.filter { $0 == OperationCode.Canon.keepDeviceOn }.count
+        #expect(keepAlives >= 3, "\(keepAlives) KeepDeviceOn")
+        // GetDeviceInfo only as the run reads who the camera is, not once per keep-alive.
+        #expect(codes.filter { $0 == .getDeviceInfo }.count < keepAlives, "\(codes)")
+    }
+
+    /// A Canon EOS tether waiting for a press pings the body with KeepDeviceOn as `camera_wait_for_event` does (at
+    /// most every `keepDeviceOnInterval`, 10 s as in libgphoto2; shorter here).
+    @Test func aCanonWaitingForABodyShotKeepsTheBodyOn() async throws {
+        let rig = try await CaptureRig(model: .canon)
+        defer { Task { await rig.close() } }
+        let identity = try await rig.session.cameraIdentity()
+        var driver = try #require(CameraProfile.select(for: identity).driver as? CanonEOSCaptureDriver)
+        driver.keepDeviceOnInterval = .milliseconds(100)
+        try await driver.prepare(session: rig.session, logger: Logger(label: "test"))
+        try await driver.prepareBodyShots(session: rig.session, logger: Logger(label: "test"))
+        let objects = try await driver.bodyShot(
+            session: rig.session, expecting: 1, timing: CaptureTiming(), wait: .milliseconds(700), seen: [],
+            announce: { _ in })
+        #expect(objects.isEmpty)
+        let pings = await rig.camera.transcript.filter { $0.code == OperationCode.Canon.keepDeviceOn }.count
+        #expect(pings >= 2 && pings <= 8, "\(pings) KeepDeviceOn in 0.7 s at most every 0.1 s")
+        await driver.finish(session: rig.session, logger: Logger(label: "test"))
+    }
+
     @Test func aCameraThatSleepsBetweenFramesIsWaitedFor() async throws {
         let rig = try await CaptureRig(faults: try Self.faults("sleep-after=600ms:300ms"))
         defer { Task { await rig.close() } }

@@ -133,7 +133,7 @@ import Testing
         let namer = try FileNamer(template: "{camera}_{serial}_{n}")
         let first = try await rig.shoot(ShootPlan(format: .bayer12, count: 2, namer: namer))
         let second = try await rig.shoot(ShootPlan(format: .bayer12, count: 1, namer: namer))
-        let names = (first.files + second.files).map { URL(fileURLWithPath: $0.path).lastPathComponent }
+        let names = (Array(first.files) + second.files).map { URL(fileURLWithPath: $0.path).lastPathComponent }
         #expect(
             names == [
                 "Emulated-Camera_RC0000001_1.dng", "Emulated-Camera_RC0000001_2.dng",
@@ -191,7 +191,7 @@ import Testing
         let namer = try FileNamer(template: "day/{n}")
         let summary = try await rig.shoot(ShootPlan(format: .bayer12, count: 2, namer: namer))
         let again = try await rig.shoot(ShootPlan(format: .bayer12, count: 1, namer: namer))
-        let paths = (summary.files + again.files).map(\.path)
+        let paths = (Array(summary.files) + again.files).map(\.path)
         #expect(paths.map { URL(fileURLWithPath: $0).lastPathComponent } == ["1.dng", "2.dng", "1-1.dng"], "\(paths)")
         #expect(paths.allSatisfy { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent == "day" })
         #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
