@@ -495,9 +495,9 @@ def main():
     parser.add_argument("--downloads", type=int, default=4, help="RAW frames on the card for the download rows")
     parser.add_argument("--tether-shots", type=int, default=10, help="body shots for the tethered rows")
     parser.add_argument("--live-seconds", type=float, default=5, help="seconds of live view per client")
-    parser.add_argument("--only", choices=["all", "tether", "live", "dng", "vendor"], default="all",
-                        help="tether, live, dng (DNG encoding and lossless memory) or vendor (vendor raws against "
-                             "LibRaw's unprocessed_raw): those rows alone")
+    parser.add_argument("--only", choices=["all", "tether", "live", "vendor", "dng", "transfer"], default="all",
+                        help="tether, live, vendor (vendor raws against LibRaw's unprocessed_raw), dng (DNG encoding, "
+                             "lossless memory and size) or transfer (downloads, shot to disk): those rows alone")
     args = parser.parse_args()
     rawcap = os.path.abspath(args.rawcap)
     for tool in ("gphoto2",):
@@ -574,112 +574,114 @@ def main():
             vendor_raw_rows(rawcap, args, rows, fresh)
         if args.only == "vendor":
             raise StopIteration
-        # --- DNG encoding -----------------------------------------------------------------------------------
-        server = Server(rawcap, "--sensor", args.frame)
-        try:
-            run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--compression", "none", "--format", "bayer14",
-                 "-o", fresh("frame-shot")])
-            frame_dir = fresh("frame")
-            run([rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port, "-o", frame_dir])
-        finally:
-            server.stop()
-        tif = next(os.path.join(frame_dir, n) for n in os.listdir(frame_dir) if n.upper().endswith(".TIF"))
-        import rawpy
-        with rawpy.imread(tif) as image:
-            raw = image.raw_image.copy()
-            black = int(image.black_level_per_channel[0])
-            white = int(image.white_level)
-        input_bytes = raw.size * 2
-        frame_label = f"{raw.shape[1]}×{raw.shape[0]}"
-        # rawcap's DNG writer on the same samples in memory: RawcapBench's DNG rows on this file's frame.
-        writer_times = {}
-        if args.rawcap_bench:
-            bench = subprocess.run(
-                [args.rawcap_bench, "--filter", "DNG", "--input", tif, "--json", "--runs", str(args.runs)],
-                check=True, capture_output=True, text=True)
-            for line in bench.stdout.splitlines():
-                row = json.loads(line)
-                writer_times[row["row"]] = row["wallSeconds"]
-        threads = os.cpu_count()
-        megapixels = raw.size / 1e6
-        faults = {}
-        for compression, compress in (("none", False), ("lossless", True)):
-            usages = []
-            dng_bytes = []
-
-            def rawcap_convert(compression=compression, usages=usages, dng_bytes=dng_bytes):
-                out = fresh("convert")
-                elapsed, usage = run_with_usage([rawcap, "convert", tif, "--compression", compression, "-o", out])
-                usages.append(usage)
-                dng_bytes.append(folder_bytes(out))
-                shutil.rmtree(out)
-                return elapsed
-
-            def pidng_process(compress=compress):
-                out = fresh("pidng-process")
-                elapsed = run([sys.executable, "-c", PIDNG_PROCESS, tif, out, "1" if compress else "0"])
-                shutil.rmtree(out)
-                return elapsed
-
-            # rawcap convert, PiDNG's encode call and PiDNG's whole process, alternated run by run.
-            label = "uncompressed" if not compress else "lossless JPEG"
-            fns = {"rawcap": rawcap_convert}
-            pidng_once = pidng_writer(raw, black, white, compress, fresh("pidng"))
+        if args.only in ("all", "dng"):
+            # --- DNG encoding -----------------------------------------------------------------------------------
+            server = Server(rawcap, "--sensor", args.frame)
             try:
-                pidng_once()
-                fns["pidng"] = pidng_once
-            except Exception as error:  # PiDNG's C extension (ljpegCompress) fails on Python ≥ 3.10
-                failure = f"{type(error).__name__}: {error}"
-            # Lossless: PiDNG's compressor fails on this Python (below), so only the uncompressed process is timed.
-            if not compress:
-                fns["pidng-process"] = pidng_process
-            medians, ratios = alternated(fns, args.runs)
-            t_rawcap, t_pidng, t_pidng_process = medians["rawcap"], medians.get("pidng"), medians.get("pidng-process")
-            faults[compression] = statistics.median(u.ru_minflt for u in usages[1:])
-            rss = statistics.median(u.ru_maxrss for u in usages[1:]) / 1024
-            kind = "uncompressed" if not compress else "lossless"
-            t_writer = writer_times.get(f"DNG {kind}, {threads} threads")
-            if args.rawcap_bench and t_writer is None:
-                sys.exit(f"peers: RawcapBench printed no row 'DNG {kind}, {threads} threads': {sorted(writer_times)}")
-            if t_writer:
-                # RawcapBench runs in its own block (not alternated): the ratio is of the two medians.
-                rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap DNG writer, samples in memory "
-                             f"({threads} threads)", input_bytes, t_writer,
-                             f"{t_pidng / t_writer:.2f}× PiDNG (medians of separate blocks)" if t_pidng else "—"))
-            whole = f"{ratios['pidng']:.2f}× PiDNG" if t_pidng else "—"
-            if t_pidng_process:
-                whole += f" (encode call), {ratios['pidng-process']:.2f}× PiDNG's whole process"
-            whole += f"; {faults[compression]:,.0f} page faults, peak RSS {rss:.0f} MiB"
-            if compress:
-                whole += f"; {faults['lossless'] / faults['none']:.2f}× the faults of uncompressed"
-            rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap convert (whole process)",
-                         input_bytes, t_rawcap, whole))
-            if t_pidng_process:
-                rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG whole process (Python, rawpy read, "
-                             f"RAW2DNG.convert)", input_bytes, t_pidng_process, "—"))
-            if t_pidng:
-                rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert (encode call only)",
-                             input_bytes, t_pidng, "—"))
-            else:
-                rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert, compress=True: fails "
-                             f"({failure})", input_bytes, None, "—"))
-            if compress:
-                out = fresh("lossless-file")
-                run([rawcap, "convert", tif, "--compression", "lossless", "-o", out])
-                ours = raw_data_bytes(next(os.path.join(out, n) for n in os.listdir(out) if n.endswith(".dng")))
-                size_text = f"raw data {ours / megapixels / 1e6:.3f} MB per megapixel"
-                adobe = adobe_lossless_dng(rawcap, tif, fresh("adobe"))
-                if adobe:
-                    theirs = raw_data_bytes(adobe)
-                    size_text += (f", {ours / theirs:.4f}× the DNG SDK's (dng_validate -dng of the same samples: "
-                                  f"{theirs / megapixels / 1e6:.3f} MB per megapixel)")
+                run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--compression", "none", "--format", "bayer14",
+                     "-o", fresh("frame-shot")])
+                frame_dir = fresh("frame")
+                run([rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port, "-o", frame_dir])
+            finally:
+                server.stop()
+            tif = next(os.path.join(frame_dir, n) for n in os.listdir(frame_dir) if n.upper().endswith(".TIF"))
+            import rawpy
+            with rawpy.imread(tif) as image:
+                raw = image.raw_image.copy()
+                black = int(image.black_level_per_channel[0])
+                white = int(image.white_level)
+            input_bytes = raw.size * 2
+            frame_label = f"{raw.shape[1]}×{raw.shape[0]}"
+            # rawcap's DNG writer on the same samples in memory: RawcapBench's DNG rows on this file's frame.
+            writer_times = {}
+            if args.rawcap_bench:
+                bench = subprocess.run(
+                    [args.rawcap_bench, "--filter", "DNG", "--input", tif, "--json", "--runs", str(args.runs)],
+                    check=True, capture_output=True, text=True)
+                for line in bench.stdout.splitlines():
+                    row = json.loads(line)
+                    writer_times[row["row"]] = row["wallSeconds"]
+            threads = os.cpu_count()
+            megapixels = raw.size / 1e6
+            faults = {}
+            for compression, compress in (("none", False), ("lossless", True)):
+                usages = []
+                dng_bytes = []
+
+                def rawcap_convert(compression=compression, usages=usages, dng_bytes=dng_bytes):
+                    out = fresh("convert")
+                    elapsed, usage = run_with_usage([rawcap, "convert", tif, "--compression", compression, "-o", out])
+                    usages.append(usage)
+                    dng_bytes.append(folder_bytes(out))
+                    shutil.rmtree(out)
+                    return elapsed
+
+                def pidng_process(compress=compress):
+                    out = fresh("pidng-process")
+                    elapsed = run([sys.executable, "-c", PIDNG_PROCESS, tif, out, "1" if compress else "0"])
+                    shutil.rmtree(out)
+                    return elapsed
+
+                # rawcap convert, PiDNG's encode call and PiDNG's whole process, alternated run by run.
+                label = "uncompressed" if not compress else "lossless JPEG"
+                fns = {"rawcap": rawcap_convert}
+                pidng_once = pidng_writer(raw, black, white, compress, fresh("pidng"))
+                try:
+                    pidng_once()
+                    fns["pidng"] = pidng_once
+                except Exception as error:  # PiDNG's C extension (ljpegCompress) fails on Python ≥ 3.10
+                    failure = f"{type(error).__name__}: {error}"
+                # Lossless: PiDNG's compressor fails on this Python (below), so only the uncompressed process is timed.
+                if not compress:
+                    fns["pidng-process"] = pidng_process
+                medians, ratios = alternated(fns, args.runs)
+                t_rawcap, t_pidng, t_pidng_process = medians["rawcap"], medians.get("pidng"), medians.get("pidng-process")
+                faults[compression] = statistics.median(u.ru_minflt for u in usages[1:])
+                rss = statistics.median(u.ru_maxrss for u in usages[1:]) / 1024
+                kind = "uncompressed" if not compress else "lossless"
+                t_writer = writer_times.get(f"DNG {kind}, {threads} threads")
+                if args.rawcap_bench and t_writer is None:
+                    sys.exit(f"peers: RawcapBench printed no row 'DNG {kind}, {threads} threads': {sorted(writer_times)}")
+                if t_writer:
+                    # RawcapBench runs in its own block (not alternated): the ratio is of the two medians.
+                    rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap DNG writer, samples in memory "
+                                 f"({threads} threads)", input_bytes, t_writer,
+                                 f"{t_pidng / t_writer:.2f}× PiDNG (medians of separate blocks)" if t_pidng else "—"))
+                whole = f"{ratios['pidng']:.2f}× PiDNG" if t_pidng else "—"
+                if t_pidng_process:
+                    whole += f" (encode call), {ratios['pidng-process']:.2f}× PiDNG's whole process"
+                whole += f"; {faults[compression]:,.0f} page faults, peak RSS {rss:.0f} MiB"
+                if compress:
+                    whole += f"; {faults['lossless'] / faults['none']:.2f}× the faults of uncompressed"
+                rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap convert (whole process)",
+                             input_bytes, t_rawcap, whole))
+                if t_pidng_process:
+                    rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG whole process (Python, rawpy read, "
+                                 f"RAW2DNG.convert)", input_bytes, t_pidng_process, "—"))
+                if t_pidng:
+                    rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert (encode call only)",
+                                 input_bytes, t_pidng, "—"))
                 else:
-                    size_text += "; no dng_validate on the PATH for the DNG SDK's size"
-                rows.append((f"DNG lossless JPEG, {frame_label} 14-bit: rawcap convert's raw data", ours, None,
-                             size_text))
+                    rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert, compress=True: fails "
+                                 f"({failure})", input_bytes, None, "—"))
+                if compress:
+                    out = fresh("lossless-file")
+                    run([rawcap, "convert", tif, "--compression", "lossless", "-o", out])
+                    ours = raw_data_bytes(next(os.path.join(out, n) for n in os.listdir(out) if n.endswith(".dng")))
+                    size_text = f"raw data {ours / megapixels / 1e6:.3f} MB per megapixel"
+                    adobe = adobe_lossless_dng(rawcap, tif, fresh("adobe"))
+                    if adobe:
+                        theirs = raw_data_bytes(adobe)
+                        size_text += (f", {ours / theirs:.4f}× the DNG SDK's (dng_validate -dng of the same samples: "
+                                      f"{theirs / megapixels / 1e6:.3f} MB per megapixel)")
+                    else:
+                        size_text += "; no dng_validate on the PATH for the DNG SDK's size"
+                    rows.append((f"DNG lossless JPEG, {frame_label} 14-bit: rawcap convert's raw data", ours, None,
+                                 size_text))
 
         if args.only == "dng":
             raise StopIteration
+        # (--only transfer: the downloads and the shot to disk below.)
 
         # --- Downloads over PTP/IP ----------------------------------------------------------------------------
         server = Server(rawcap, "--sensor", args.sensor)
@@ -744,7 +746,7 @@ def main():
         rows.append((f"shot to disk, {label}: gphoto2 --capture-image-and-download (TIF + JPG)", gshoot_bytes,
                      t_gshoot, "—"))
         rows.append((f"plain write + fsync of gphoto2's bytes", gshoot_bytes, t_write,
-                     f"{1 / ratios['write']:.2f}× of rawcap's time"))
+                     f"{ratios['write']:.2f}× of rawcap's time"))
     except StopIteration:
         pass
     finally:
