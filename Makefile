@@ -29,7 +29,7 @@ FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
 	-Xswiftc -use-ld=lld --disable-dead-strip
 
-.PHONY: all deps build release test smoke demo bench bench-peers fault-matrix soak fuzz fuzz-seeds fmt lint install clean record-golden \
+.PHONY: all deps build release test smoke demo bench bench-peers bench-lossless fault-matrix soak fuzz fuzz-seeds fmt lint install clean record-golden \
 	real-cameras
 
 all: build
@@ -103,6 +103,15 @@ bench-peers: deps
 	cd Benchmarks && $(SWIFT) build -c release --product RawcapBench
 	RAWCAP_PYTHON=$(abspath $(PYTHON)) RAWCAP_BENCH=$(abspath Benchmarks/.build/release/RawcapBench) \
 		Benchmarks/peers.sh .build/release/rawcap $(PEERS_ARGS)
+
+## bench-lossless: `rawcap convert` lossless against uncompressed for 12-100 MP frames from the emulated camera,
+## alternated run by run: page faults, ms per megapixel, peak RSS, edge-tile bytes (Benchmarks/lossless.py;
+## LOSSLESS_ARGS, e.g. "--sizes 24 --runs 9"); fails when lossless takes over 1.3x the faults.
+bench-lossless:
+	$(SWIFT) build -c release --product rawcap
+	@echo "Load before: $$(cut -d' ' -f1-3 /proc/loadavg)"
+	python3 Benchmarks/lossless.py --rawcap .build/release/rawcap --edge-tiles $(LOSSLESS_ARGS)
+	@echo "Load after: $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 ## fault-matrix: the release rawcap against every emulated fault, over USB framing and PTP/IP, plus disk full, a
 ## read-only folder and Ctrl-C; prints a Markdown table, fails on a defect (Tests/FaultMatrix).

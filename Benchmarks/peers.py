@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """rawcap side by side with its peers, measured in one run on one machine (`make bench-peers`).
 
-Rows, each the median of --runs timed runs (after one warm-up), each ratio taken against a row of the same run:
+Rows, each the median of --runs timed runs (after one warm-up), each ratio taken against a row of the same run.
+A program and the peers it is compared with run in rounds, alternated run by run (the order rotates every round),
+and a ratio is the median of the per-round ratios, so that load from outside falls on both sides alike; the tethered
+and live-view rows (one session per client) and the RawcapBench writer rows (their own process) run in blocks.
 
 - DNG encoding: PiDNG's RAW2DNG.convert on the samples of a 14-bit RGGB TIFF/EP from the emulated camera, already
   in memory, against the same work in rawcap: its DNG writer on the same samples in memory (RawcapBench --input,
   with a given thumbnail, as PiDNG's; rawcap also writes the NewRawImageDigest and fsyncs), uncompressed and
   lossless. Also `rawcap convert FRAME.TIF`, the whole process a user runs (start, TIFF/EP decode, thumbnail and
-  preview rendering, digest, fsync). MB/s is 16-bit input (width × height × 2) ÷ median wall time.
+  preview rendering, digest, fsync), with its page faults and peak RSS (os.wait4), and the lossless file's bytes
+  data per megapixel (against the DNG SDK's `dng_validate -dng` of the same samples when it is on the PATH). MB/s is
+  16-bit input (width × height × 2) ÷ median wall time.
 - Downloads over PTP/IP from `rawcap sim serve`: `rawcap pull --all --original` against `gphoto2 --get-all-files`,
   the same objects from the same emulator, and a plain loopback TCP copy of the same byte count into a file (fsync)
   as the limit, also with the SHA-256 of the bytes that rawcap journals for every file. Each rawcap and gphoto2
@@ -53,6 +58,20 @@ def run(cmd, cwd=None, check=True):
     return elapsed
 
 
+def run_with_usage(cmd, cwd=None):
+    """Like run(), also returning the child's resource usage (os.wait4: ru_minflt page faults, ru_maxrss KiB)."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            errors.seek(0)
+            sys.exit(f"peers: {' '.join(map(str, cmd))} failed ({proc.returncode}): {errors.read().decode()[-800:]}")
+    return elapsed, usage
+
+
 def folder_bytes(path):
     total = 0
     for root, _, files in os.walk(path):
@@ -62,13 +81,28 @@ def folder_bytes(path):
     return total
 
 
-def median_time(fn, runs):
-    fn()  # warm-up
-    return statistics.median(fn() for _ in range(runs))
+def alternated(fns, runs):
+    """Runs the timed functions `fns` (name → function returning seconds) in rounds, one warm-up round and then
+    `runs` timed ones, each round in an order rotated by one from the last, so that each program and its peer run
+    side by side under the same load. Returns (name → median seconds, name → median over the rounds of the first
+    function's time ÷ that function's: how many times as fast the first is)."""
+    names = list(fns)
+    times = {name: [] for name in names}
+    ratios = {name: [] for name in names}
+    for round_ in range(runs + 1):
+        order = names[round_ % len(names):] + names[:round_ % len(names)]
+        results = {name: fns[name]() for name in order}
+        if round_ == 0:
+            continue
+        for name in names:
+            times[name].append(results[name])
+            ratios[name].append(results[name] / results[names[0]])
+    return ({name: statistics.median(values) for name, values in times.items()},
+            {name: statistics.median(values) for name, values in ratios.items()})
 
 
-def median_into_folder(runs, fresh, name, command, in_folder=False, check_files=None):
-    """Median time of `command` writing into a new folder each run, and the bytes the last run wrote.
+def into_folder(fresh, name, command, in_folder=False, check_files=None):
+    """A timed function running `command` into a new folder each run, and the list it appends the bytes written to.
 
     The folder is passed as `-o DIR` (rawcap), or is the working directory (`in_folder`, gphoto2); it is removed
     after each run. `check_files` sees the names written and may stop the script.
@@ -84,7 +118,7 @@ def median_into_folder(runs, fresh, name, command, in_folder=False, check_files=
         shutil.rmtree(out)
         return elapsed
 
-    return median_time(once, runs), written[-1]
+    return once, written
 
 
 class Server:
@@ -213,6 +247,26 @@ def pidng_writer(raw, black, white, compress, folder):
     return once
 
 
+def raw_data_bytes(path):
+    """The bytes of a DNG's raw image data (the sum of its raw IFD's TileByteCounts)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import lossless
+    return sum(lossless.tiff_tile_layout(path)[4])
+
+
+def adobe_lossless_dng(rawcap, path, folder):
+    """The DNG SDK's lossless DNG of the samples in `path` (`dng_validate -dng`, which reads DNGs only, so from
+    rawcap's uncompressed DNG of the file), or None without dng_validate on the PATH."""
+    tool = shutil.which("dng_validate")
+    if not tool:
+        return None
+    run([rawcap, "convert", path, "--compression", "none", "-o", folder])
+    source = next(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".dng"))
+    stem = os.path.join(folder, "adobe")
+    run([tool, "-dng", stem, source])
+    return stem + ".dng"
+
+
 # The whole job a PiDNG user runs on a camera file, as one process: start Python, read the TIFF/EP with rawpy
 # (LibRaw), set the same tags as pidng_writer, write the DNG. Timed from outside, as `rawcap convert` is.
 PIDNG_PROCESS = r"""
@@ -255,7 +309,7 @@ def saved_files(folder):
     return names
 
 
-def body_shots_to_disk(server, command, folder, shots, ready, cwd=None):
+def body_shots_to_disk(server, command, folder, shots, ready, cwd=None, files_per_shot=2):
     """Runs `command` (a tethering program writing RAW+JPEG pairs into `folder`), waits until it prints `ready`,
     then presses the served camera's shutter `shots` times, each once the previous shot's two files are on disk.
     Returns each press-to-disk time and the program's standard output."""
@@ -284,7 +338,7 @@ def body_shots_to_disk(server, command, folder, shots, ready, cwd=None):
         for shot in range(shots):
             start = time.perf_counter()
             server.proc.send_signal(signal.SIGUSR2)
-            while len(saved_files(folder)) < 2 * (shot + 1):
+            while len(saved_files(folder)) < files_per_shot * (shot + 1):
                 if time.perf_counter() - start > 60:
                     sys.exit(f"peers: {command[0]}: shot {shot + 1} never reached {folder}: {saved_files(folder)}")
                 time.sleep(0.001)
@@ -367,6 +421,69 @@ def live_view_rows(rawcap, args, rows, fresh):
                      len(gphoto_data), args.live_seconds, "—"))
 
 
+def vendor_raw_file(rawcap, model, sensor, folder):
+    """A raw file as the emulated `model` body delivers it (NEF, CR2, ARW over libgphoto2: gphoto2
+    --capture-image-and-download; RAF over rawcap's Fujifilm PTP/IP: `rawcap tether --original` and a SIGUSR2 press,
+    as gphoto2 has no Fujifilm PTP/IP)."""
+    server = Server(rawcap, "--model", model, "--sensor", sensor, announcements=True)
+    try:
+        if model != "fuji":
+            run(["gphoto2", "--port", server.gphoto_port, "--capture-image-and-download", "--filename",
+                 os.path.join(folder, "%f.%C")])
+        else:
+            port = server.rawcap_port.replace("ptpip:", "fujiptpip:")
+            body_shots_to_disk(server, [rawcap, "tether", "--camera", port, "--original", "-o", folder], folder, 1,
+                               "waiting for shots", files_per_shot=1)
+    finally:
+        server.stop()
+    names = saved_files(folder)
+    if len(names) != 1:
+        sys.exit(f"peers: the emulated {model} body delivered {names}")
+    return os.path.join(folder, names[0])
+
+
+def vendor_raw_rows(rawcap, args, rows, fresh):
+    """Vendor raw → DNG: `rawcap convert --compression none` against LibRaw's `unprocessed_raw -T` (decode and write
+    a TIFF of the same samples) on the same file, alternated run by run, with page faults and peak RSS."""
+    if not shutil.which("unprocessed_raw"):
+        rows.append(("vendor raws: LibRaw's unprocessed_raw is not installed (libraw-bin)", 0, None, "—"))
+        return
+    for model, kind in (("nikon", "NEF"), ("canon", "CR2"), ("sony", "ARW"), ("fuji", "RAF")):
+        source = vendor_raw_file(rawcap, model, args.frame, fresh(f"vendor-{model}"))
+        work = fresh(f"vendor-{model}-work")
+        path = os.path.join(work, os.path.basename(source))
+        shutil.copy(source, path)
+        usages = {"rawcap": [], "libraw": []}
+
+        def rawcap_convert():
+            out = os.path.join(work, "out")
+            shutil.rmtree(out, ignore_errors=True)
+            elapsed, usage = run_with_usage([rawcap, "convert", path, "--compression", "none", "-o", out])
+            usages["rawcap"].append(usage)
+            return elapsed
+
+        def unprocessed_raw():
+            elapsed, usage = run_with_usage(["unprocessed_raw", "-T", path])
+            usages["libraw"].append(usage)
+            for name in os.listdir(work):
+                if name.endswith(".tiff"):
+                    os.unlink(os.path.join(work, name))
+            return elapsed
+
+        medians, ratios = alternated({"rawcap": rawcap_convert, "libraw": unprocessed_raw}, args.runs)
+        nbytes = os.path.getsize(path)
+
+        def usage_text(who):
+            timed = usages[who][1:]
+            return (f"{statistics.median(u.ru_minflt for u in timed):,.0f} page faults, peak RSS "
+                    f"{statistics.median(u.ru_maxrss for u in timed) / 1024:.0f} MiB")
+
+        label = f"vendor raw, {kind} {args.frame} from the emulated {model} body"
+        rows.append((f"{label}: rawcap convert --compression none (DNG)", nbytes, medians["rawcap"],
+                     f"{ratios['libraw']:.2f}× unprocessed_raw (time ratio); {usage_text('rawcap')}"))
+        rows.append((f"{label}: LibRaw unprocessed_raw -T (TIFF)", nbytes, medians["libraw"], usage_text("libraw")))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rawcap", required=True)
@@ -378,8 +495,9 @@ def main():
     parser.add_argument("--downloads", type=int, default=4, help="RAW frames on the card for the download rows")
     parser.add_argument("--tether-shots", type=int, default=10, help="body shots for the tethered rows")
     parser.add_argument("--live-seconds", type=float, default=5, help="seconds of live view per client")
-    parser.add_argument("--only", choices=["all", "tether", "live"], default="all",
-                        help="tether or live: those rows alone")
+    parser.add_argument("--only", choices=["all", "tether", "live", "vendor", "dng", "transfer"], default="all",
+                        help="tether, live, vendor (vendor raws against LibRaw's unprocessed_raw), dng (DNG encoding, "
+                             "lossless memory and size) or transfer (downloads, shot to disk): those rows alone")
     args = parser.parse_args()
     rawcap = os.path.abspath(args.rawcap)
     for tool in ("gphoto2",):
@@ -452,103 +570,148 @@ def main():
             live_view_rows(rawcap, args, rows, fresh)
         if args.only == "live":
             raise StopIteration
-        # --- DNG encoding -----------------------------------------------------------------------------------
-        server = Server(rawcap, "--sensor", args.frame)
-        try:
-            run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--compression", "none", "--format", "bayer14",
-                 "-o", fresh("frame-shot")])
-            frame_dir = fresh("frame")
-            run([rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port, "-o", frame_dir])
-        finally:
-            server.stop()
-        tif = next(os.path.join(frame_dir, n) for n in os.listdir(frame_dir) if n.upper().endswith(".TIF"))
-        import rawpy
-        with rawpy.imread(tif) as image:
-            raw = image.raw_image.copy()
-            black = int(image.black_level_per_channel[0])
-            white = int(image.white_level)
-        input_bytes = raw.size * 2
-        frame_label = f"{raw.shape[1]}×{raw.shape[0]}"
-        # rawcap's DNG writer on the same samples in memory: RawcapBench's DNG rows on this file's frame.
-        writer_times = {}
-        if args.rawcap_bench:
-            bench = subprocess.run(
-                [args.rawcap_bench, "--filter", "DNG", "--input", tif, "--json", "--runs", str(args.runs)],
-                check=True, capture_output=True, text=True)
-            for line in bench.stdout.splitlines():
-                row = json.loads(line)
-                writer_times[row["row"]] = row["wallSeconds"]
-        threads = os.cpu_count()
-        for compression, compress in (("none", False), ("lossless", True)):
-            def rawcap_convert(compression=compression):
-                out = fresh("convert")
-                elapsed = run([rawcap, "convert", tif, "--compression", compression, "-o", out])
-                shutil.rmtree(out)
-                return elapsed
-            t_rawcap = median_time(rawcap_convert, args.runs)
-            pidng_dir = fresh("pidng")
-            label = "uncompressed" if not compress else "lossless JPEG"
+        if args.only in ("all", "vendor"):
+            vendor_raw_rows(rawcap, args, rows, fresh)
+        if args.only == "vendor":
+            raise StopIteration
+        if args.only in ("all", "dng"):
+            # --- DNG encoding -----------------------------------------------------------------------------------
+            server = Server(rawcap, "--sensor", args.frame)
             try:
-                t_pidng = median_time(pidng_writer(raw, black, white, compress, pidng_dir), args.runs)
-            except Exception as error:  # PiDNG's C extension (ljpegCompress) fails on Python ≥ 3.10
-                t_pidng = None
-                failure = f"{type(error).__name__}: {error}"
-            def pidng_process(compress=compress):
-                out = fresh("pidng-process")
-                elapsed = run([sys.executable, "-c", PIDNG_PROCESS, tif, out, "1" if compress else "0"])
-                shutil.rmtree(out)
-                return elapsed
-            # Lossless: PiDNG's compressor fails on this Python (below), so only the uncompressed process is timed.
-            t_pidng_process = median_time(pidng_process, args.runs) if not compress else None
-            def versus(seconds):
-                return f"{t_pidng / seconds:.2f}× PiDNG" if t_pidng else "—"
-            kind = "uncompressed" if not compress else "lossless"
-            t_writer = writer_times.get(f"DNG {kind}, {threads} threads")
-            if args.rawcap_bench and t_writer is None:
-                sys.exit(f"peers: RawcapBench printed no row 'DNG {kind}, {threads} threads': {sorted(writer_times)}")
-            if t_writer:
-                rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap DNG writer, samples in memory "
-                             f"({threads} threads)", input_bytes, t_writer, versus(t_writer)))
-            whole = versus(t_rawcap)
-            if t_pidng_process:
-                whole += f" (encode call), {t_pidng_process / t_rawcap:.2f}× PiDNG's whole process"
-            rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap convert (whole process)",
-                         input_bytes, t_rawcap, whole))
-            if t_pidng_process:
-                rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG whole process (Python, rawpy read, "
-                             f"RAW2DNG.convert)", input_bytes, t_pidng_process, "—"))
-            if t_pidng:
-                rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert (encode call only)",
-                             input_bytes, t_pidng, "—"))
-            else:
-                rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert, compress=True: fails "
-                             f"({failure})", input_bytes, None, "—"))
+                run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--compression", "none", "--format", "bayer14",
+                     "-o", fresh("frame-shot")])
+                frame_dir = fresh("frame")
+                run([rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port, "-o", frame_dir])
+            finally:
+                server.stop()
+            tif = next(os.path.join(frame_dir, n) for n in os.listdir(frame_dir) if n.upper().endswith(".TIF"))
+            import rawpy
+            with rawpy.imread(tif) as image:
+                raw = image.raw_image.copy()
+                black = int(image.black_level_per_channel[0])
+                white = int(image.white_level)
+            input_bytes = raw.size * 2
+            frame_label = f"{raw.shape[1]}×{raw.shape[0]}"
+            # rawcap's DNG writer on the same samples in memory: RawcapBench's DNG rows on this file's frame.
+            writer_times = {}
+            if args.rawcap_bench:
+                bench = subprocess.run(
+                    [args.rawcap_bench, "--filter", "DNG", "--input", tif, "--json", "--runs", str(args.runs)],
+                    check=True, capture_output=True, text=True)
+                for line in bench.stdout.splitlines():
+                    row = json.loads(line)
+                    writer_times[row["row"]] = row["wallSeconds"]
+            threads = os.cpu_count()
+            megapixels = raw.size / 1e6
+            faults = {}
+            for compression, compress in (("none", False), ("lossless", True)):
+                usages = []
+                dng_bytes = []
+
+                def rawcap_convert(compression=compression, usages=usages, dng_bytes=dng_bytes):
+                    out = fresh("convert")
+                    elapsed, usage = run_with_usage([rawcap, "convert", tif, "--compression", compression, "-o", out])
+                    usages.append(usage)
+                    dng_bytes.append(folder_bytes(out))
+                    shutil.rmtree(out)
+                    return elapsed
+
+                def pidng_process(compress=compress):
+                    out = fresh("pidng-process")
+                    elapsed = run([sys.executable, "-c", PIDNG_PROCESS, tif, out, "1" if compress else "0"])
+                    shutil.rmtree(out)
+                    return elapsed
+
+                # rawcap convert, PiDNG's encode call and PiDNG's whole process, alternated run by run.
+                label = "uncompressed" if not compress else "lossless JPEG"
+                fns = {"rawcap": rawcap_convert}
+                pidng_once = pidng_writer(raw, black, white, compress, fresh("pidng"))
+                try:
+                    pidng_once()
+                    fns["pidng"] = pidng_once
+                except Exception as error:  # PiDNG's C extension (ljpegCompress) fails on Python ≥ 3.10
+                    failure = f"{type(error).__name__}: {error}"
+                # Lossless: PiDNG's compressor fails on this Python (below), so only the uncompressed process is timed.
+                if not compress:
+                    fns["pidng-process"] = pidng_process
+                medians, ratios = alternated(fns, args.runs)
+                t_rawcap, t_pidng, t_pidng_process = medians["rawcap"], medians.get("pidng"), medians.get("pidng-process")
+                faults[compression] = statistics.median(u.ru_minflt for u in usages[1:])
+                rss = statistics.median(u.ru_maxrss for u in usages[1:]) / 1024
+                kind = "uncompressed" if not compress else "lossless"
+                t_writer = writer_times.get(f"DNG {kind}, {threads} threads")
+                if args.rawcap_bench and t_writer is None:
+                    sys.exit(f"peers: RawcapBench printed no row 'DNG {kind}, {threads} threads': {sorted(writer_times)}")
+                if t_writer:
+                    # RawcapBench runs in its own block (not alternated): the ratio is of the two medians.
+                    rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap DNG writer, samples in memory "
+                                 f"({threads} threads)", input_bytes, t_writer,
+                                 f"{t_pidng / t_writer:.2f}× PiDNG (medians of separate blocks)" if t_pidng else "—"))
+                whole = f"{ratios['pidng']:.2f}× PiDNG" if t_pidng else "—"
+                if t_pidng_process:
+                    whole += f" (encode call), {ratios['pidng-process']:.2f}× PiDNG's whole process"
+                whole += f"; {faults[compression]:,.0f} page faults, peak RSS {rss:.0f} MiB"
+                if compress:
+                    whole += f"; {faults['lossless'] / faults['none']:.2f}× the faults of uncompressed"
+                rows.append((f"DNG {label}, {frame_label} 14-bit: rawcap convert (whole process)",
+                             input_bytes, t_rawcap, whole))
+                if t_pidng_process:
+                    rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG whole process (Python, rawpy read, "
+                                 f"RAW2DNG.convert)", input_bytes, t_pidng_process, "—"))
+                if t_pidng:
+                    rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert (encode call only)",
+                                 input_bytes, t_pidng, "—"))
+                else:
+                    rows.append((f"DNG {label}, {frame_label} 14-bit: PiDNG RAW2DNG.convert, compress=True: fails "
+                                 f"({failure})", input_bytes, None, "—"))
+                if compress:
+                    out = fresh("lossless-file")
+                    run([rawcap, "convert", tif, "--compression", "lossless", "-o", out])
+                    ours = raw_data_bytes(next(os.path.join(out, n) for n in os.listdir(out) if n.endswith(".dng")))
+                    size_text = f"raw data {ours / megapixels / 1e6:.3f} MB per megapixel"
+                    adobe = adobe_lossless_dng(rawcap, tif, fresh("adobe"))
+                    if adobe:
+                        theirs = raw_data_bytes(adobe)
+                        size_text += (f", {ours / theirs:.4f}× the DNG SDK's (dng_validate -dng of the same samples: "
+                                      f"{theirs / megapixels / 1e6:.3f} MB per megapixel)")
+                    else:
+                        size_text += "; no dng_validate on the PATH for the DNG SDK's size"
+                    rows.append((f"DNG lossless JPEG, {frame_label} 14-bit: rawcap convert's raw data", ours, None,
+                                 size_text))
+
+        if args.only == "dng":
+            raise StopIteration
+        # (--only transfer: the downloads and the shot to disk below.)
 
         # --- Downloads over PTP/IP ----------------------------------------------------------------------------
         server = Server(rawcap, "--sensor", args.sensor)
         try:
             run([rawcap, "shoot", "--camera", server.rawcap_port, "--count", str(args.downloads), "--format",
                  "bayer14", "-o", fresh("card")])
-            t_pull, pull_bytes = median_into_folder(
-                args.runs, fresh, "pull", [rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port])
-            t_gphoto, gphoto_bytes = median_into_folder(
-                args.runs, fresh, "gphoto2", ["gphoto2", "--port", server.gphoto_port, "--get-all-files"],
-                in_folder=True)
+            pull_once, pull_written = into_folder(
+                fresh, "pull", [rawcap, "pull", "--all", "--original", "--camera", server.rawcap_port])
+            gphoto_once, gphoto_written = into_folder(
+                fresh, "gphoto2", ["gphoto2", "--port", server.gphoto_port, "--get-all-files"], in_folder=True)
+            pull_once()  # the byte count, for the copies
+            copy_dir = fresh("tcp")
+            medians, ratios = alternated({
+                "pull": pull_once,
+                "gphoto2": gphoto_once,
+                "copy": lambda: tcp_copy(pull_written[0], os.path.join(copy_dir, "copy.bin")),
+                "copy-sha": lambda: tcp_copy(pull_written[0], os.path.join(copy_dir, "copy.bin"), sha256=True),
+            }, args.runs)
         finally:
             server.stop()
+        pull_bytes, gphoto_bytes = pull_written[-1], gphoto_written[-1]
         if pull_bytes != gphoto_bytes:
             print(f"peers: warning: rawcap fetched {pull_bytes} bytes, gphoto2 {gphoto_bytes}", file=sys.stderr)
-        copy_dir = fresh("tcp")
-        t_copy = median_time(lambda: tcp_copy(pull_bytes, os.path.join(copy_dir, "copy.bin")), args.runs)
-        t_copy_sha = median_time(
-            lambda: tcp_copy(pull_bytes, os.path.join(copy_dir, "copy.bin"), sha256=True), args.runs)
+        t_pull, t_gphoto, t_copy, t_copy_sha = (medians[k] for k in ("pull", "gphoto2", "copy", "copy-sha"))
         label = f"{args.downloads} × {args.sensor} RAW"
         rows.append((f"PTP/IP download, {label}: rawcap pull --all --original", pull_bytes, t_pull,
-                     f"{mbps(pull_bytes, t_pull) / mbps(gphoto_bytes, t_gphoto):.2f}× gphoto2, "
-                     f"{mbps(pull_bytes, t_pull) / mbps(pull_bytes, t_copy):.2f}× TCP copy, "
-                     f"{mbps(pull_bytes, t_pull) / mbps(pull_bytes, t_copy_sha):.2f}× TCP copy + SHA-256"))
+                     f"{ratios['gphoto2']:.2f}× gphoto2, {ratios['copy']:.2f}× TCP copy, "
+                     f"{ratios['copy-sha']:.2f}× TCP copy + SHA-256"))
         rows.append((f"PTP/IP download, {label}: gphoto2 --get-all-files", gphoto_bytes, t_gphoto,
-                     f"{mbps(gphoto_bytes, t_gphoto) / mbps(pull_bytes, t_copy):.2f}× TCP copy"))
+                     f"{ratios['copy'] / ratios['gphoto2']:.2f}× TCP copy"))
         rows.append((f"loopback TCP copy of the same bytes into a file + fsync", pull_bytes, t_copy, "—"))
         rows.append((f"the same copy, each chunk also hashed (SHA-256, hashlib)", pull_bytes, t_copy_sha, "—"))
 
@@ -561,29 +724,37 @@ def main():
                 if len(files) != 2:
                     sys.exit(f"peers: gphoto2 --capture-image-and-download saved {files}, not RAW+JPEG")
 
-            t_shoot, shoot_bytes = median_into_folder(
-                args.runs, fresh, "shoot",
+            shoot_once, shoot_written = into_folder(
+                fresh, "shoot",
                 [rawcap, "shoot", "--camera", server.rawcap_port, "--count", "1", "--keep-jpeg", "--compression", "none"])
-            t_gshoot, gshoot_bytes = median_into_folder(
-                args.runs, fresh, "gphoto2-shot",
-                ["gphoto2", "--port", server.gphoto_port, "--capture-image-and-download"], in_folder=True,
-                check_files=raw_and_jpeg)
+            gshoot_once, gshoot_written = into_folder(
+                fresh, "gphoto2-shot", ["gphoto2", "--port", server.gphoto_port, "--capture-image-and-download"],
+                in_folder=True, check_files=raw_and_jpeg)
+            gshoot_once()  # the byte count, for the plain write
+            medians, ratios = alternated({
+                "shoot": shoot_once,
+                "gphoto2": gshoot_once,
+                "write": plain_write(gshoot_written[0], fresh("write")),
+            }, args.runs)
         finally:
             server.stop()
-        t_write = median_time(plain_write(gshoot_bytes, fresh("write")), args.runs)
+        t_shoot, t_gshoot, t_write = medians["shoot"], medians["gphoto2"], medians["write"]
+        shoot_bytes, gshoot_bytes = shoot_written[-1], gshoot_written[-1]
         label = f"1 RAW+JPEG frame, {args.sensor}"
         rows.append((f"shot to disk, {label}: rawcap shoot --keep-jpeg --compression none (DNG + JPEG)", shoot_bytes, t_shoot,
-                     f"{t_gshoot / t_shoot:.2f}× gphoto2 (time ratio)"))
+                     f"{ratios['gphoto2']:.2f}× gphoto2 (time ratio)"))
         rows.append((f"shot to disk, {label}: gphoto2 --capture-image-and-download (TIF + JPG)", gshoot_bytes,
                      t_gshoot, "—"))
         rows.append((f"plain write + fsync of gphoto2's bytes", gshoot_bytes, t_write,
-                     f"{t_write / t_shoot:.2f}× of rawcap's time"))
+                     f"{ratios['write']:.2f}× of rawcap's time"))
     except StopIteration:
         pass
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    print(f"Median of {args.runs} runs after a warm-up; rawcap {rawcap}.")
+    print(f"Median of {args.runs} runs after a warm-up; each program and its peers alternated run by run (but the "
+          f"tethered and live-view rows, one session each, and the RawcapBench rows), ratios the median of the "
+          f"per-round ratios; rawcap {rawcap}.")
     print()
     print("| row | bytes | median s | MB/s | ratio |")
     print("|---|---:|---:|---:|---|")

@@ -103,7 +103,7 @@ public struct DNGImageChunk: Sendable {
         switch storage {
         case .bytes(let bytes): bytes.count
         case .samples16(let samples): samples.count * 2
-        case .deferred(let tiles, let index): (try? tiles.bytes(index).count) ?? 0
+        case .deferred(let tiles, let index): (try? tiles.withBytes(index) { $0.count }) ?? 0
         case .pendingThumbnail(_, let byteCount): byteCount
         case .pendingPreview(let previews, let entries): (try? previews.previewBytes(entries: entries).count) ?? 0
         }
@@ -141,7 +141,7 @@ public struct DNGImageChunk: Sendable {
         case .bytes(let bytes):
             return try bytes.withUnsafeBytes(run).get()
         case .deferred(let tiles, let index):
-            return try tiles.bytes(index).withUnsafeBytes(run).get()
+            return try tiles.withBytes(index, run).get()
         case .pendingThumbnail(_, let byteCount):
             return try [UInt8](repeating: 0, count: byteCount).withUnsafeBytes(run).get()
         case .pendingPreview(let previews, let entries):
@@ -181,11 +181,14 @@ final class DeferredTiles: Sendable {
 
     deinit { stream.cancel() }
 
-    /// Tile `index`'s stream, once encoded.
-    func bytes(_ index: Int) throws(DNGError) -> [UInt8] {
-        switch stream.tile(index) {
-        case .success(let bytes): return bytes
-        case .failure(let error): throw failure(error)
+    /// Calls `body` with tile `index`'s stream, once encoded, in the encoder's memory (no copy).
+    func withBytes<Value>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Value) throws(DNGError) -> Value {
+        // The bytes live in the stream's arena, which this object keeps alive.
+        try withExtendedLifetime(stream) { () throws(DNGError) -> Value in
+            switch stream.tileBytes(index) {
+            case .success(let bytes): return body(bytes)
+            case .failure(let error): throw failure(error)
+            }
         }
     }
 }

@@ -5,11 +5,16 @@
 /// data-dependent branch unless a byte is `0xFF`. Callers must ``reserve(_:)`` room before writing (8 bytes per
 /// write at most): the hot loop does not check capacity.
 ///
-/// The value owns a manually allocated buffer so that the hot loop can keep the sink in registers: copies share
-/// the buffer, ``reserve(_:)`` may move it, so only the latest copy may be used, and ``takeBytes()`` frees it.
+/// The value holds a raw pointer so that the hot loop can keep the sink in registers: copies share the buffer,
+/// ``reserve(_:)`` may move it, so only the latest copy may be used. The buffer is either the sink's own (allocated
+/// by ``init(capacity:)`` or by a growth, freed by ``takeBytes()`` or ``release()``) or lent by the caller
+/// (``init(borrowing:)``: a tile encoder writes each tile straight into its output arena, so that no tile is
+/// allocated, copied and freed). A sink that outgrows a lent buffer moves to a buffer of its own.
 struct LJ92BitSink {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// Whether `storage` is the sink's own allocation (false while it writes into a lent buffer).
+    private var ownsStorage = true
     /// Bytes written so far (stuffing included, pending bits excluded).
     private(set) var count = 0
     // Pending bits, right-aligned in the low `pendingCount` bits (fewer than 8 between writes); bits above them are
@@ -22,6 +27,24 @@ struct LJ92BitSink {
         storage = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
     }
 
+    /// A sink that writes into `buffer`, which the caller keeps alive and frees; the last 16 bytes are slack that
+    /// the 8-byte stores may overwrite. Should the stream need more, the sink moves to a buffer of its own
+    /// (``isInLentBuffer`` turns false).
+    init(borrowing buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count >= 64 else {
+            preconditionFailure("a lent sink buffer of \(buffer.count) bytes; 64 or more")
+        }
+        storage = base.bindMemory(to: UInt8.self, capacity: buffer.count)
+        capacity = buffer.count
+        ownsStorage = false
+    }
+
+    /// Whether the bytes are still in the buffer given to ``init(borrowing:)``, from its start.
+    var isInLentBuffer: Bool { !ownsStorage }
+
+    /// The bytes written so far; valid until the next write, ``takeBytes()`` or ``release()``.
+    var writtenBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+
     /// Makes room for `byteCount` more bytes (stuffing included) beyond what is written and pending.
     mutating func reserve(_ byteCount: Int) {
         let needed = count + byteCount + 16
@@ -29,9 +52,10 @@ struct LJ92BitSink {
         let newCapacity = max(needed, capacity * 2)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         grown.update(from: storage, count: count)
-        storage.deallocate()
+        if ownsStorage { storage.deallocate() }
         storage = grown
         capacity = newCapacity
+        ownsStorage = true
     }
 
     /// Appends bytes that are not entropy-coded (marker segments); pending bits must have been flushed.
@@ -83,14 +107,16 @@ struct LJ92BitSink {
         pendingCount = 0
     }
 
-    /// The bytes written, as an array; frees the buffer, so the sink must not be used afterwards.
+    /// The bytes written, as an array; frees the sink's own buffer, so the sink must not be used afterwards.
     func takeBytes() -> [UInt8] {
-        defer { storage.deallocate() }
+        defer { release() }
         return [UInt8](UnsafeBufferPointer(start: storage, count: count))
     }
 
-    /// Frees the buffer without reading it (when encoding fails half-way).
-    func release() { storage.deallocate() }
+    /// Frees the sink's own buffer (a lent one stays the caller's); the sink must not be used afterwards.
+    func release() {
+        if ownsStorage { storage.deallocate() }
+    }
 
     @inline(__always)
     private mutating func emitByte(_ byte: UInt8) {

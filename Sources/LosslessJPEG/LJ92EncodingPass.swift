@@ -25,9 +25,12 @@ struct LJ92EncodingPass: LJ92KernelVisitor {
     /// Built once per stream (every DNG tile), so it is filled category by category rather than difference by
     /// difference: a magnitude m of category c is sent as m itself in the c extra bits, and −m as the complement
     /// of m (m − 1 in one's complement, T.81 F.1.2.1.1), which is what ``LJ92CodeEntry/bits(_:difference:)``
-    /// computes one difference at a time.
-    static func directTable(_ codes: [UInt64], components: Int) -> [UInt64] {
-        var table = [UInt64](repeating: 0, count: components * directStride)
+    /// computes one difference at a time. Every entry is written, so `table` may hold an earlier stream's entries
+    /// (a tile worker keeps one table for all its tiles); it is reallocated only for another component count.
+    static func fillDirectTable(_ table: inout [UInt64], codes: [UInt64], components: Int) {
+        if table.count != components * directStride {
+            table = [UInt64](repeating: 0, count: components * directStride)
+        }
         table.withUnsafeMutableBufferPointer { table in
             guard let base = table.baseAddress else { return }
             for component in 0..<components {
@@ -51,7 +54,6 @@ struct LJ92EncodingPass: LJ92KernelVisitor {
                 }
             }
         }
-        return table
     }
 
     func visit<Predictor: LJ92PredictorKind, Components: LJ92ComponentCount>(

@@ -35,6 +35,8 @@ public struct LJ92Error: Error, Hashable, Sendable, CustomStringConvertible {
         /// Encoder input that cannot be coded as asked: bad geometry, a sample above the precision, a parameter
         /// outside its range.
         public static let invalidInput = Code(rawValue: "invalidInput")
+        /// The encoder could not get memory for its output.
+        public static let outOfMemory = Code(rawValue: "outOfMemory")
 
         public var description: String { rawValue }
     }

@@ -6,7 +6,8 @@ import PlatformSupport
 /// the DNG writer streams its lossless tiles this way).
 ///
 /// Workers take tiles in index order (worker k takes k, k + workers, …), so the tiles a sequential reader asks for
-/// are the ones finishing first. Results are kept until the stream is released, and may be read any number of
+/// are the ones finishing first. The streams live in the stream's ``LJ92TileArena`` (each worker encodes into a slab
+/// of its own, with no allocation or copy per tile) until the stream is released, and may be read any number of
 /// times from any thread. ``cancel()`` makes the workers skip the tiles they have not started (those report a
 /// cancellation error), for a writer that gave up half-way.
 public final class LJ92TileStream: @unchecked Sendable {
@@ -15,22 +16,31 @@ public final class LJ92TileStream: @unchecked Sendable {
 
     // `results`, `finishedCount` and `cancelled` are guarded by `condition`'s lock; it is broadcast on every change.
     private let condition = ThreadCondition()
-    private var results: [Result<[UInt8], LJ92Error>?]
+    private var results: [Result<LJ92TileBytes, LJ92Error>?]
     private var finishedCount = 0
     private var cancelled = false
+    /// Where the workers put the streams; it lives as long as the stream.
+    let arena = LJ92TileArena()
 
     init(tileCount: Int) {
         self.tileCount = tileCount
         results = Array(repeating: nil, count: tileCount)
     }
 
-    /// Blocks until tile `index` (0 ..< ``tileCount``) is encoded and returns its stream, or why it failed.
+    /// Blocks until tile `index` (0 ..< ``tileCount``) is encoded and returns a copy of its stream, or why it failed.
     public func tile(_ index: Int) -> Result<[UInt8], LJ92Error> {
+        tileBytes(index).map { [UInt8]($0) }
+    }
+
+    /// Blocks until tile `index` (0 ..< ``tileCount``) is encoded and returns its stream in place, or why it failed.
+    /// The bytes stay valid as long as this stream does: keep it alive while reading them
+    /// (`withExtendedLifetime`).
+    public func tileBytes(_ index: Int) -> Result<UnsafeRawBufferPointer, LJ92Error> {
         precondition(index >= 0 && index < tileCount, "tile \(index) of \(tileCount)")
         return locked {
             while results[index] == nil { condition.wait() }
             // The loop ends only on a stored result.
-            return results[index] ?? .failure(LJ92Error(.invalidInput, "tile \(index) missing"))
+            return (results[index] ?? .failure(LJ92Error(.invalidInput, "tile \(index) missing"))).map(\.bytes)
         }
     }
 
@@ -50,7 +60,7 @@ public final class LJ92TileStream: @unchecked Sendable {
     var isCancelled: Bool { locked { cancelled } }
 
     /// Stores tile `index`'s result and wakes the readers.
-    func store(_ result: Result<[UInt8], LJ92Error>, at index: Int) {
+    func store(_ result: Result<LJ92TileBytes, LJ92Error>, at index: Int) {
         locked {
             results[index] = result
             finishedCount += 1

@@ -12,8 +12,9 @@ import Synchronization
 ///
 /// The plane is `width × height` pixels of ``samplesPerPixel`` interleaved samples (1 for CFA data, 3 for
 /// LinearRaw RGB). It is cut into ``tileWidth`` × ``tileHeight`` tiles in row-major order; tiles that overhang the
-/// right or bottom edge are padded by repeating the last column and the last row, as DNG writers do (readers
-/// ignore the padding). Each tile becomes one stream whose JPEG pixel holds ``components`` samples: by default 2
+/// right or bottom edge are padded to full size (TIFF 6.0 §15; readers ignore the padding) with samples that the
+/// predictor predicts exactly (``paddedTile(origin:columns:rows:rowStride:into:)``), so the padding codes as
+/// differences of 0. Each tile becomes one stream whose JPEG pixel holds ``components`` samples: by default 2
 /// for CFA data (each JPEG pixel is a horizontal pair of sensor pixels, so predictor 1 predicts from the same colour
 /// two pixels to the left; Adobe's layout, which rawspeed and LibRaw read) and `samplesPerPixel` otherwise.
 ///
@@ -109,7 +110,7 @@ public struct LJ92TiledEncoder: Sendable {
             let work = TileWork(
                 tiler: self, plane: layout.base, width: width, height: height, rowStride: layout.rowStride,
                 across: grid.across, tileCount: tileCount, workers: min(threadCount, tileCount),
-                deliver: { output[$0] = $1 }, shouldStop: { false })
+                makeOutput: { LJ92ArrayOutput() }, deliver: { output[$0] = $1 }, shouldStop: { false })
             work.runAll()
         }
         var tiles: [[UInt8]] = []
@@ -145,7 +146,8 @@ public struct LJ92TiledEncoder: Sendable {
                 let work = TileWork(
                     tiler: tiler, plane: base, width: width, height: height, rowStride: width * tiler.samplesPerPixel,
                     across: grid.across, tileCount: tileCount, workers: workers,
-                    deliver: { stream.store($1, at: $0) }, shouldStop: { stream.isCancelled })
+                    makeOutput: { LJ92ArenaCursor(arena: stream.arena) }, deliver: { stream.store($1, at: $0) },
+                    shouldStop: { stream.isCancelled })
                 work.runAll()
             }
         }
@@ -193,49 +195,82 @@ public struct LJ92TiledEncoder: Sendable {
         return (base, stride)
     }
 
-    /// Encodes tile `index`: in place when it lies inside the plane, from a padded copy when it overhangs.
-    fileprivate func encodeTile(
+    /// Encodes tile `index` into `output`: in place when it lies inside the plane, from a padded copy in `scratch`
+    /// when it overhangs.
+    fileprivate func encodeTile<Output: LJ92TileOutput>(
         _ index: Int, plane: UnsafePointer<UInt16>, width: Int, height: Int, rowStride: Int, across: Int,
-        scratch: inout [UInt16]
-    ) -> Result<[UInt8], LJ92Error> {
+        scratch: inout [UInt16], workspace: inout LJ92EncoderWorkspace, output: inout Output
+    ) -> Result<Output.Tile, LJ92Error> {
         let x0 = (index % across) * tileWidth
         let y0 = (index / across) * tileHeight
         let columns = min(tileWidth, width - x0)
         let rows = min(tileHeight, height - y0)
         let rowSamples = tileWidth * samplesPerPixel
         let origin = plane + y0 * rowStride + x0 * samplesPerPixel
+        func makeSink(_ capacity: Int) throws(LJ92Error) -> LJ92BitSink { try output.sink(capacity: capacity) }
         do throws(LJ92Error) {
+            let sink: LJ92BitSink
             if columns == tileWidth && rows == tileHeight {
                 let span = (tileHeight - 1) * rowStride + rowSamples
-                return .success(
+                sink = try encoder.encode(
+                    UnsafeBufferPointer(start: origin, count: span), samplesPerRow: rowSamples, rowCount: tileHeight,
+                    rowStride: rowStride, workspace: &workspace, makeSink: makeSink)
+            } else {
+                paddedTile(origin: origin, columns: columns, rows: rows, rowStride: rowStride, into: &scratch)
+                sink = try scratch.withUnsafeBufferPointer { padded throws(LJ92Error) in
                     try encoder.encode(
-                        UnsafeBufferPointer(start: origin, count: span), samplesPerRow: rowSamples,
-                        rowCount: tileHeight, rowStride: rowStride))
-            }
-            // Edge tile: copy the valid part, repeat the last pixel of each row to the right and the last row
-            // downwards.
-            let pixel = samplesPerPixel
-            scratch.removeAll(keepingCapacity: true)
-            scratch.reserveCapacity(rowSamples * tileHeight)
-            for row in 0..<tileHeight {
-                let source = origin + min(row, rows - 1) * rowStride
-                scratch.append(contentsOf: UnsafeBufferPointer(start: source, count: columns * pixel))
-                let last = source + (columns - 1) * pixel
-                for _ in columns..<tileWidth {
-                    scratch.append(contentsOf: UnsafeBufferPointer(start: last, count: pixel))
+                        padded, samplesPerRow: rowSamples, rowCount: tileHeight, rowStride: rowSamples,
+                        workspace: &workspace, makeSink: makeSink)
                 }
             }
-            return .success(try encoder.encode(scratch, samplesPerRow: rowSamples))
+            return .success(try output.keep(sink))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Copies the `columns × rows` pixels at `origin` into `tile` and pads them to a full tile with samples that
+    /// predictor 1 predicts exactly, so that the padding costs one Huffman code of category 0 per sample.
+    ///
+    /// Each row goes on to the right by repeating its last JPEG pixel (``components`` samples: the last two
+    /// photosites of a CFA row), so each padding sample equals the one `components` to its left, its prediction.
+    /// The rows below are filled, per component, with the first JPEG pixel of the last row: their first pixel is
+    /// predicted from the row above (T.81 H.1.2.1), which holds the same values, and the rest from the left. (The
+    /// DNG SDK pads with zeros, `dng_image::edge_zero`, which costs one large difference per padded row; repeating
+    /// the last column and row instead makes the rows below cost as much as real rows.)
+    func paddedTile(
+        origin: UnsafePointer<UInt16>, columns: Int, rows: Int, rowStride: Int, into tile: inout [UInt16]
+    ) {
+        let rowSamples = tileWidth * samplesPerPixel
+        let valid = columns * samplesPerPixel
+        let period = components
+        if tile.count != rowSamples * tileHeight {
+            tile = [UInt16](repeating: 0, count: rowSamples * tileHeight)
+        }
+        tile.withUnsafeMutableBufferPointer { tile in
+            guard let base = tile.baseAddress else { return }
+            for row in 0..<rows {
+                let target = base + row * rowSamples
+                target.update(from: origin + row * rowStride, count: valid)
+                for position in valid..<rowSamples {
+                    // A row shorter than one JPEG pixel repeats its last sample up to the first whole pixel.
+                    target[position] = position >= period ? target[position - period] : target[valid - 1]
+                }
+            }
+            let last = base + (rows - 1) * rowSamples
+            for row in rows..<tileHeight {
+                let target = base + row * rowSamples
+                for position in 0..<rowSamples { target[position] = last[position % period] }
+            }
         }
     }
 }
 
 /// One call of `encode` or `encodeInBackground`: what each worker needs. Each worker takes the next tile not yet
 /// taken (an atomic counter), so the tiles finish roughly in order and a worker slowed by other work on its core
-/// does not hold the others up.
-private struct TileWork: @unchecked Sendable {
+/// does not hold the others up. Each worker keeps its scratch (the padded edge tile, the encoder's tables) and its
+/// output (`makeOutput`: a slab of the stream's arena, or a buffer copied out into arrays) from tile to tile.
+private struct TileWork<Output: LJ92TileOutput>: @unchecked Sendable {
     let tiler: LJ92TiledEncoder
     let plane: UnsafePointer<UInt16>
     let width: Int
@@ -244,8 +279,10 @@ private struct TileWork: @unchecked Sendable {
     let across: Int
     let tileCount: Int
     let workers: Int
+    /// Makes a worker's output, once per worker.
+    let makeOutput: () -> Output
     /// Receives each tile's result (from the worker's thread).
-    let deliver: (Int, Result<[UInt8], LJ92Error>) -> Void
+    let deliver: (Int, Result<Output.Tile, LJ92Error>) -> Void
     /// Checked before each tile: when true, the remaining tiles are delivered as cancelled without encoding.
     let shouldStop: () -> Bool
 
@@ -263,6 +300,8 @@ private struct TileWork: @unchecked Sendable {
 
     func run(worker: Int) {
         var scratch: [UInt16] = []
+        var workspace = LJ92EncoderWorkspace()
+        var output = makeOutput()
         while true {
             let index = next.take()
             guard index < tileCount else { return }
@@ -273,7 +312,7 @@ private struct TileWork: @unchecked Sendable {
                     index,
                     tiler.encodeTile(
                         index, plane: plane, width: width, height: height, rowStride: rowStride, across: across,
-                        scratch: &scratch))
+                        scratch: &scratch, workspace: &workspace, output: &output))
             }
         }
     }

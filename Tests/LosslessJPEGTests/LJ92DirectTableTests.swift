@@ -3,7 +3,8 @@ import Testing
 @testable import LosslessJPEG
 
 /// The encoder's direct code table is filled category by category for speed; every entry must equal the bits and
-/// length that the general per-difference path (`LJ92Kernel.category` and `LJ92CodeEntry.bits`) gives.
+/// length that the general per-difference path (`LJ92Kernel.category` and `LJ92CodeEntry.bits`) gives, also when
+/// the table is reused from an earlier stream.
 @Suite struct LJ92DirectTableTests {
     /// Code tables of 1…4 components from optimal Huffman tables of skewed histograms, some categories absent.
     static func codeTable(components: Int, seed: Int) -> [UInt64] {
@@ -25,7 +26,9 @@ import Testing
     @Test(arguments: 1...4, 0..<3)
     func everyEntryMatchesThePerDifferenceCode(components: Int, seed: Int) {
         let codes = Self.codeTable(components: components, seed: seed)
-        let table = LJ92EncodingPass.directTable(codes, components: components)
+        // A table left over from another stream: every entry must be overwritten.
+        var table = [UInt64](repeating: 0xDEAD_BEEF_DEAD_BEEF, count: components * LJ92EncodingPass.directStride)
+        LJ92EncodingPass.fillDirectTable(&table, codes: codes, components: components)
         #expect(table.count == components * LJ92EncodingPass.directStride)
         var mismatches = 0
         for component in 0..<components {

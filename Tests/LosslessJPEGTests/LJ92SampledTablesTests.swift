@@ -67,6 +67,27 @@ import Testing
         #expect(Double(sampled.count) <= Double(optimal.count) * 1.01, "\(sampled.count) vs \(optimal.count)")
     }
 
+    /// A CFA plane in the 2-component layout holds R and G in its even rows and G and B in its odd rows; where they
+    /// differ (a coloured patch) the tables must have seen both. An odd step (the DNG writer's 3) counts both and
+    /// stays within 1 % of the optimal tables; an even one sees only the even rows and costs far more.
+    @Test func anOddStepCountsBothRowsOfACFARepeat() throws {
+        let (width, height) = (128, 96)
+        var samples = TestData.smooth(width: width, height: height, components: 2, precision: 14, seed: 12)
+        let noise = TestData.random(count: samples.count, precision: 9, seed: 13)
+        for row in stride(from: 1, to: height, by: 2) {
+            for index in (row * width * 2)..<((row + 1) * width * 2) { samples[index] = 4000 + noise[index] }
+        }
+        let optimal = try LJ92Encoder(precision: 14, components: 2).encode(samples, width: width).count
+        func sampled(_ step: Int) throws -> Int {
+            let bytes = try LJ92Encoder(precision: 14, components: 2, tables: .sampledPerComponent(rowStep: step))
+                .encode(samples, width: width)
+            #expect(try LJ92Decoder.decode(bytes).samples == samples)
+            return bytes.count
+        }
+        #expect(Double(try sampled(3)) <= Double(optimal) * 1.01, "step 3 against optimal \(optimal)")
+        #expect(Double(try sampled(4)) > Double(optimal) * 1.05, "step 4 against optimal \(optimal)")
+    }
+
     @Test func aRowStepBelowOneIsRejected() {
         #expect(throws: LJ92Error(.invalidInput)) {
             try LJ92Encoder(precision: 12, components: 2, tables: .sampledPerComponent(rowStep: 0))

@@ -17,6 +17,8 @@ import Testing
         #expect(try stream.tile(direct.count - 1).get() == direct[direct.count - 1])
         for index in 0..<direct.count { #expect(try stream.tile(index).get() == direct[index], "tile \(index)") }
         #expect(try stream.tile(3).get() == direct[3])
+        // In place, without the copy.
+        #expect([UInt8](try stream.tileBytes(5).get()) == direct[5])
         stream.waitUntilFinished()
     }
 
