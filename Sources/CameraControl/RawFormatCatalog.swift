@@ -87,7 +87,17 @@ public struct RawFormatCatalog: Hashable, Sendable {
             return code.description(vendor: vendor)
         }
 
-        let bayerSources = formats.filter { Self.isBayerSource($0, vendor: vendor) }
+        var bayerSources = formats.filter { Self.isBayerSource($0, vendor: vendor) }
+        if vendor == .canon, bayerSources.isEmpty, deviceInfo.supports(OperationCode.Canon.getEvent) {
+            // A Canon EOS lists only JPEG among its CaptureFormats although it shoots raw through its EOS operations
+            // (a real 5D Mark IV: "Capture Formats: JPEG", libgphoto2 camlibs/ptp2/cameras/canon-eos5dmark4.txt; a
+            // real 60D likewise, Fixtures/ptp-real/canon-eos-60d_deviceinfo.hex); its raw formats are among
+            // ImageFormats (CRW, CR2 and CR3 all listed by some bodies), and its ImageFormat property (0xD120) says
+            // which it writes. The newest listed stands for it.
+            bayerSources = [0xB108, 0xB103, 0xB101].map(ObjectFormatCode.init(rawValue:)).filter {
+                deviceInfo.imageFormats.contains($0)
+            }.prefix(1).map { $0 }
+        }
         // TIFF/EP first: rawcap reads it itself; makers' formats go through LibRaw.
         let bayerSource = bayerSources.first { $0 == .tiffEP } ?? bayerSources.first
         if let source = bayerSource {

@@ -21,21 +21,22 @@ extension CameraModel {
     /// develops four times faster; the CR2 holds the whole readout, masked margin included, as Canon's do. LibRaw
     /// identifies the body by Make and Model, not by size.
     ///
-    /// Real bytes and where there are none (issue 14): a real 5D Mark IV's DeviceInfo is known only in part (its
-    /// first 240 of 605 bytes, libgphoto2 issue 92): StandardVersion 100, VendorExtensionID 6 (Microsoft, not
-    /// Canon's 0x0B as emulated here), 170 operations whose first 106 are those of the EOS R's DeviceInfo in
-    /// `Fixtures/ptp-real/canon-eos-r_ptpip-connect.hex`, among them EOS GetStorageIDs/GetStorageInfo (0x9101/0x9102,
-    /// emulated). The rest of its DeviceInfo, its GetEvent records and the order of its capture records, and its
-    /// answers to 0x9101/0x9102 and to GetStorageIDs in remote mode have no real bytes here: they follow libgphoto2's
-    /// code (`camera_prepare_canon_eos_capture`, `camera_canon_eos_capture`) and its `ptp.h` notes.
+    /// Real bytes and where there are none (issue 14): DeviceInfo's header (StandardVersion 100, VendorExtensionID 6,
+    /// Microsoft, as the real body sends it, version 100, empty description), its firmware and its formats are a real
+    /// 5D Mark IV's (``CanonEOS5DMarkIVFacts``, which names the sources). Its operations, properties and Manufacturer
+    /// are not yet the real body's (see there); its GetEvent records and their order, and its answers to
+    /// 0x9101/0x9102 and to GetStorageIDs in remote mode, have no real bytes here: they follow libgphoto2's code
+    /// (`camera_prepare_canon_eos_capture`, `camera_canon_eos_capture`) and its `ptp.h` notes.
     public static let canon: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "canon"
         model.manufacturer = "Canon Inc."
         model.model = "Canon EOS 5D Mark IV"
-        model.deviceVersion = "3-1.2.0"
+        model.deviceVersion = CanonEOS5DMarkIVFacts.deviceVersion
         model.serialNumber = "012345678901"
-        model.vendorExtensionID = .canon
+        // VendorExtensionID 6 (Microsoft), as the real body sends it: hosts take it for a Canon by its USB vendor ID or
+        // its Manufacturer (libgphoto2 `fixup_cached_deviceinfo`; rawcap `CameraFamily.identify`).
+        model.vendorExtensionID = .microsoft
         model.vendorExtensionVersion = 100
         model.vendorExtensionDesc = ""
         model.lensModel = "EF50mm f/1.8 STM"
@@ -82,8 +83,9 @@ extension CameraModel {
         // (libgphoto2 leaves the session open; the next host's OpenSession gets SessionAlreadyOpened, which it takes
         // as success).
         model.usbProductID = 0x3281
-        model.captureFormats = [ObjectFormatCode.Canon.crw3, .exifJPEG]
-        model.imageFormats = [.association, .exifJPEG, ObjectFormatCode.Canon.crw3]
+        // The real body's lists: CaptureFormats only JPEG, although its raw shots are CR2 (0xB103, among ImageFormats).
+        model.captureFormats = CanonEOS5DMarkIVFacts.captureFormats.map(ObjectFormatCode.init(rawValue:))
+        model.imageFormats = CanonEOS5DMarkIVFacts.imageFormats.map(ObjectFormatCode.init(rawValue:))
         model.eventsSupported = [.objectAdded, .storeFull, .captureComplete, EventCode.Canon.requestGetEvent]
         return model
     }()

@@ -13,21 +13,27 @@ extension CameraModel {
     /// `100_FUJI`, 6160×4032 photosites by default like the real sensor. The X-T2 is a body LibRaw 0.20 and later
     /// identify from the RAF alone (the X-T3 needs its compressed-RAF size tables).
     ///
-    /// Real bytes and where there are none (issue 14): no whole DeviceInfo of an X-T2 is at hand (an X-T20's first
-    /// 80 bytes, gphoto2 issue 196, and a stretch of an X-T4's, gphoto2 issue 445, are); libgphoto2 appends 72
-    /// property codes to real X bodies' DeviceInfo because they do not list them all (`fixup_cached_deviceinfo`),
-    /// while this body lists its capture properties (0xD207, 0xD208, 0xD209) itself. Its events and change list
-    /// follow libgphoto2's `camera_fuji_capture`, not a recording.
+    /// The real body (issue 14): DeviceInfo (manufacturer, model, firmware 1.10, vendor extension, operations,
+    /// events, properties and formats, each list in its order) and every property description are those of a real
+    /// X-T2 in libgphoto2's summary (``FujifilmXT2Facts``, which names the file), except the properties the emulator
+    /// models (battery, image size, white balance, ISO, date, Quality, PriorityMode, CaptureControl, AFStatus). Like
+    /// the real body it lists properties it will not describe (DevicePropNotSupported) and answers FNumber,
+    /// ExposureTime, ExposureBiasCompensation, FocalLength and PC mode 0xD38C without listing them. It lists the real
+    /// body's operations; of those the emulator does not model FormatStore (0x100F), ResetDevicePropValue (0x1017),
+    /// 0x900C, 0x900D, 0x901D and the MTP object property operations 0x9801–0x9805, which answer
+    /// OperationNotSupported. No real bytes are at hand for its events and the 0xD212 change list (they follow
+    /// libgphoto2's `camera_fuji_capture`), its storage (the summary shows two "Builtin RAM" stores, the emulator one
+    /// card and its folders), nor for its USB descriptor beyond libgphoto2's `models[]` IDs.
     public static let fujifilm: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "fuji"
         model.manufacturer = "FUJIFILM"
-        model.model = "X-T2"
-        model.deviceVersion = "4.30"
+        model.model = FujifilmXT2Facts.model
+        model.deviceVersion = FujifilmXT2Facts.deviceVersion
         model.serialNumber = "59533436313816F2A4EF301210D9EA"
         model.vendorExtensionID = .fujifilm
         model.vendorExtensionVersion = 100
-        model.vendorExtensionDesc = "fujifilm.co.jp: 1.0; "
+        model.vendorExtensionDesc = FujifilmXT2Facts.vendorExtensionDesc
         model.lensModel = "XF35mmF1.4 R"
         model.focalLength = 35
         model.cfa = .xTrans
@@ -47,10 +53,15 @@ extension CameraModel {
         model.hasCaptureTarget = false
         model.personality = .fujifilm
         // Live view over USB (`EmulatedCamera+LiveView.swift`): libgphoto2 `camera_capture_preview` starts it with
-        // InitiateOpenCapture (0x101C); the X-T2's entry in `models[]` has PTP_CAP_PREVIEW, and a body in PC mode
-        // lists 0x101C/0x1018 (libgphoto2 `camlibs/ptp2/cameras/fuji-x-s10.txt`). Its bulb is still CaptureControl
+        // InitiateOpenCapture (0x101C); the X-T2's entry in `models[]` has PTP_CAP_PREVIEW, and the real X-T2 lists
+        // 0x101C/0x1018 (``FujifilmXT2Facts``). Its bulb is still CaptureControl
         // around InitiateCapture (`config.c` `_put_Fuji_Bulb`), not the standard open capture.
-        model.operationsSupported += [.initiateOpenCapture, .terminateOpenCapture]
+        model.operationsSupported = FujifilmXT2Facts.operations.map(OperationCode.init(rawValue:))
+        model.eventsSupported = FujifilmXT2Facts.events.map(EventCode.init(rawValue:))
+        model.captureFormats = FujifilmXT2Facts.captureFormats.map(ObjectFormatCode.init(rawValue:))
+        model.imageFormats = FujifilmXT2Facts.imageFormats.map(ObjectFormatCode.init(rawValue:))
+        model.realBodyProperties = FujifilmXT2Facts.descriptions
+        model.deviceInfoProperties = FujifilmXT2Facts.properties.map(DevicePropertyCode.init(rawValue:))
         model.usbVendorID = USBVendorID.fujifilm.rawValue
         // libgphoto2 `models[]` flags this entry PTP_CAP|PTP_CAP_PREVIEW ("with new updated firmware 1.1").
         model.usbProductID = 0x02CD

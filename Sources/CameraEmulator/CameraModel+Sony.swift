@@ -62,21 +62,24 @@ extension CameraModel {
         return model
     }()
 
-    /// The same body with its USB mode set to "MTP" or "Mass Storage" instead of "PC Remote": it answers as an MTP
-    /// device (VendorExtensionID 0x00000006, Microsoft) and lists neither Sony's SDIO operations nor
-    /// InitiateCapture, so it can be browsed but not triggered. rawcap must say so rather than time out.
+    /// The same body with its USB mode set to "MTP" or "Mass Storage" instead of "PC Remote": its DeviceInfo is a
+    /// real ILCE-7M3's in that mode (``SonyILCE7M3Facts``, which names the source and what has no real bytes): still
+    /// VendorExtensionID 0x11, but none of Sony's SDIO operations and no InitiateCapture, so it can be browsed but not
+    /// triggered. rawcap must say so rather than time out.
     public static let sonyOutsidePCRemote: CameraModel = {
         var model = CameraModel.sony
         model.identifier = "sony-no-pc-remote"
-        model.vendorExtensionID = .microsoft
-        model.vendorExtensionDesc = "microsoft.com: 1.0"
+        model.manufacturer = SonyILCE7M3Facts.manufacturer
+        model.model = SonyILCE7M3Facts.model
+        model.deviceVersion = SonyILCE7M3Facts.deviceVersion
+        model.vendorExtensionID = VendorExtensionID(rawValue: SonyILCE7M3Facts.vendorExtensionID)
+        model.vendorExtensionDesc = ""
         // The body enumerates with another product ID in MTP mode: "Sony:Alpha-A7 III (MTP mode)", 0x054c, 0x0c03,
         // no capture flags (libgphoto2 `models[]`).
         model.usbProductID = 0x0C03
-        model.operationsSupported = [
-            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
-            .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .getPartialObject,
-        ]
+        model.operationsSupported = SonyILCE7M3Facts.operations.map(OperationCode.init(rawValue:))
+        model.eventsSupported = SonyILCE7M3Facts.events.map(EventCode.init(rawValue:))
+        model.deviceInfoProperties = SonyILCE7M3Facts.properties.map(DevicePropertyCode.init(rawValue:))
         return model
     }()
 }

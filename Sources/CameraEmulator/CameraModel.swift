@@ -110,6 +110,10 @@ public struct CameraModel: Hashable, Sendable {
     /// as inert descriptions wherever the emulator does not model the property, and listed in the order given (the
     /// modelled ones in their place in it).
     public var realBodyProperties: [DevicePropDesc] = []
+    /// The real body's DeviceInfo DevicePropertiesSupported, when it lists other properties than it describes (a
+    /// Fujifilm X-T2 lists properties it refuses to describe and answers some it does not list); `nil` lists the
+    /// described ones.
+    public var deviceInfoProperties: [DevicePropertyCode]? = nil
 
     /// The protocol variants the emulator speaks.
     public enum Personality: String, Hashable, Sendable {

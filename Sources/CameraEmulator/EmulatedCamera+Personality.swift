@@ -11,7 +11,7 @@ extension EmulatedCamera {
             return false
         case .sony:
             return request.code == OperationCode.Sony.setControlDeviceA
-                || request.code == OperationCode.Sony.setControlDeviceB
+                || request.code == OperationCode.Sony.setControlDeviceB || request.code == Self.sony9280
         case .canonEOS:
             // SetDevicePropValueEx carries the property and its value (libgphoto2 `ptp.c`
             // `ptp_canon_eos_setdevicepropvalueex`).

@@ -22,6 +22,9 @@ extension EmulatedCamera {
     /// (1->2) when focus was achieved"; `camera_sony_capture` ends its hold of the shutter on 2 or 3).
     static let sonyFocusIdle: UInt8 = 1
     static let sonyFocusAchieved: UInt8 = 2
+    /// Sony's unnamed 0x9280 (host data) and 0x9281 (data to the host), listed by bodies outside PC Remote.
+    static let sony9280 = OperationCode(rawValue: 0x9280)
+    static let sony9281 = OperationCode(rawValue: 0x9281)
     /// FocusMode (0x500A) Manual: the half press does not focus.
     static let sonyManualFocus: UInt16 = 1
 
@@ -81,6 +84,15 @@ extension EmulatedCamera {
         let p = request.parameters
         func parameter(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
         switch request.code {
+        case Self.sony9280 where model.operationsSupported.contains(Self.sony9280):
+            // A body outside PC Remote that lists 0x9280/0x9281 (a real ILCE-7M3: `SonyILCE7M3Facts`): libgphoto2
+            // `camera_init` sends 0x9280 with 16 or 18 bytes, then reads 0x9281 and discards it (`ptp.c`
+            // `ptp_sony_9280`, `ptp_sony_9281`). No real answers are at hand: the emulator takes the data and
+            // answers OK, and answers 0x9281 with an empty data phase.
+            guard dataOut != nil else { return PTPResponderReply(.invalidDataset) }
+            return PTPResponderReply()
+        case Self.sony9281 where model.operationsSupported.contains(Self.sony9281):
+            return .data([])
         case OperationCode.Sony.sdioConnect:
             guard dataOut == nil else { return PTPResponderReply(.invalidDataset) }
             switch parameter(0) {

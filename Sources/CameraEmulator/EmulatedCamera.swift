@@ -271,9 +271,11 @@ public actor EmulatedCamera: PTPResponder {
             vendorExtensionVersion: model.vendorExtensionVersion, vendorExtensionDesc: model.vendorExtensionDesc,
             functionalMode: 0, operationsSupported: model.operationsSupported,
             eventsSupported: model.eventsSupported,
-            devicePropertiesSupported: properties.codes.filter {
-                !personalityAnswersOnlyItsOwnWay($0) && !(listsVendorPropertiesApart && vendorPropertyCodes.contains($0))
-            },
+            devicePropertiesSupported: model.deviceInfoProperties
+                ?? properties.codes.filter {
+                    !personalityAnswersOnlyItsOwnWay($0)
+                        && !(listsVendorPropertiesApart && vendorPropertyCodes.contains($0))
+                },
             captureFormats: model.captureFormats ?? [model.rawFileFormat.objectFormat, .exifJPEG],
             imageFormats: model.imageFormats ?? [.association, .exifJPEG, model.rawFileFormat.objectFormat],
             manufacturer: model.manufacturer, model: model.model,

@@ -19,7 +19,8 @@ extension CameraProfile {
 
     /// A Sony camera that is not in PC Remote mode, recognised from DeviceInfo alone: made by Sony (USB idVendor
     /// 0x054C, or DeviceInfo's vendor), listing neither SDIOConnect (0x9201) nor InitiateCapture. In "MTP" or
-    /// "Mass Storage" mode a body answers as an MTP device (VendorExtensionID 6) without Sony's operations; its
+    /// "Mass Storage" mode a body answers without Sony's SDIO operations (a real ILCE-7M3 still with
+    /// VendorExtensionID 0x11 and the MTP object property operations: libgphoto2 `cameras/sony-ilce-7m3.txt`); its
     /// profile's driver fails in `prepare` with one clear line instead of a capture that cannot start.
     static func sonyOutsidePCRemote(_ info: DeviceInfo, usbVendorID: USBVendorID?) -> CameraProfile? {
         guard let reason = sonyOutsidePCRemoteReason(info, usbVendorID: usbVendorID) else { return nil }

@@ -35,17 +35,19 @@ import Testing
         try DeviceInfo(ptpEncoded: try #require(try payloads(name).first))
     }
 
-    @Test func canonEOS60DCapturesOnlyJPEGThroughStandardPTP() throws {
-        // The 60D shoots raw through Canon's EOS operations; standard CaptureFormats lists EXIF/JPEG alone.
-        let catalog = RawFormatCatalog(deviceInfo: try Self.deviceInfo("canon-eos-60d_deviceinfo.hex"), bitDepth: nil)
-        #expect(catalog.formats == [.jpeg])
+    @Test func canonEOS60DOffersRawThroughItsImageFormats() throws {
+        // The 60D shoots raw through Canon's EOS operations; standard CaptureFormats lists EXIF/JPEG alone, and its
+        // raw format (CR2, 0xB103) is among its ImageFormats.
+        let info = try Self.deviceInfo("canon-eos-60d_deviceinfo.hex")
+        #expect(info.captureFormats == [.exifJPEG])
+        let catalog = RawFormatCatalog(deviceInfo: info, bitDepth: nil)
+        #expect(catalog.formats.first == .bayer && catalog.formats.contains(.jpeg))
         let choice = try catalog.choose(.auto)
-        #expect(
-            choice.reason
-                == "jpeg: the camera delivers no raw format (capture formats: EXIF_JPEG); processed JPEG from the camera"
-        )
-        let error = #expect(throws: CameraControlError.self) { try catalog.choose(.format(.bayer14)) }
-        #expect(error?.allowed == ["jpeg"])
+        #expect(choice.reason.hasPrefix("bayer:") && choice.reason.contains("CRW3"), "\(choice.reason)")
+        // The same DeviceInfo without the EOS GetEvent (0x9116) is not driven as an EOS: JPEG only.
+        var standard = info
+        standard.operationsSupported.removeAll { $0 == OperationCode.Canon.getEvent }
+        #expect(RawFormatCatalog(deviceInfo: standard, bitDepth: nil).formats == [.jpeg])
     }
 
     @Test func fujifilmWithoutCaptureFormatsHasNothingToChoose() throws {

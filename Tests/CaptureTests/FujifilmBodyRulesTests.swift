@@ -39,6 +39,21 @@ import Testing
         #expect(CameraIdentity(reportedDeviceInfo: nikon).allowsPartialObject)
     }
 
+    /// A real X-T2 lists none of its exposure properties (libgphoto2 `cameras/fuji-xt2.txt`); rawcap appends the ones
+    /// it uses to a Fujifilm's list, as libgphoto2 `fixup_cached_deviceinfo` does, and to no other maker's.
+    @Test func aFujifilmsUnlistedExposurePropertiesAreAppended() async throws {
+        let camera = try EmulatedCamera(model: .fujifilm, configuration: .init(sensorWidth: 64, sensorHeight: 48))
+        let reported = await camera.deviceInfo
+        #expect(!reported.devicePropertiesSupported.contains(.exposureTime))
+        let listed = CameraIdentity(reportedDeviceInfo: reported).deviceInfo.devicePropertiesSupported
+        #expect(Array(listed.prefix(reported.devicePropertiesSupported.count)) == reported.devicePropertiesSupported)
+        #expect(Array(listed.suffix(4)) == [.exposureTime, .fNumber, DevicePropertyCode.Fujifilm.pcMode, .exposureBiasCompensation])
+        var nikon = reported
+        nikon.vendorExtensionID = .nikon
+        nikon.manufacturer = "Nikon Corporation"
+        #expect(CameraIdentity(reportedDeviceInfo: nikon).deviceInfo.devicePropertiesSupported == reported.devicePropertiesSupported)
+    }
+
     /// A Fujifilm body whose focus fails: AFStatus goes 1 then 3 after the focus request.
     actor UnfocusedFuji: PTPResponder {
         private(set) var requests: [(PTPRequest, [UInt8]?)] = []

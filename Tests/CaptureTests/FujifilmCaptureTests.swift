@@ -97,6 +97,8 @@ import Testing
     @Test func aBodyWithoutPriorityModeIsWarnedAboutOnceAndStillShoots() async throws {
         var model = CameraModel.fujifilm
         model.personality = .standard  // no tether properties: PriorityMode, CaptureControl, AFStatus absent
+        model.realBodyProperties = []  // (the real X-T2's describe PriorityMode and CaptureControl)
+        model.deviceInfoProperties = nil
         let warnings = Warnings()
         let (summary, _, folder) = try await Self.shoot(
             ShootPlan(format: .auto, count: 2), model: model, warnings: warnings)

@@ -14,7 +14,8 @@ import Testing
 /// - `sony` (054C:0C34 "Sony Alpha-A7 III (PC Control)", 0x11): the SDIO handshake in `camera_init`, then
 ///   `camera_sony_capture`: S1 held until FocusFound, S2, ObjectInMemory polled through GetAllDevicePropData, the shot
 ///   at 0xFFFFC001; the JPEG of RAW+JPEG comes through `camera_wait_for_event` the same way.
-/// - `sony-no-pc-remote` (054C:0C03 "… (MTP mode)", extension 6): browsing only; libgphoto2 offers no capture.
+/// - `sony-no-pc-remote` (054C:0C03 "… (MTP mode)", a real ILCE-7M3's DeviceInfo in that mode): browsing only;
+///   libgphoto2 offers no capture.
 /// - `fuji` (04CB:02CD "Fuji Fujifilm X-T2", 0x0E): `camera_fuji_capture`: PriorityMode, CaptureControl focus then
 ///   shoot with InitiateCapture, AFStatus, the 0xD212 event list and ObjectAdded; files keep the camera's names.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct GPhoto2VendorSimUSBTests {

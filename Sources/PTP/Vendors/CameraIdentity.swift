@@ -50,8 +50,18 @@ public struct CameraIdentity: Sendable, Hashable {
         identification = CameraFamily.identify(reportedDeviceInfo, usbVendorID: usbVendorID)
         deviceInfo = reportedDeviceInfo
         deviceInfo.devicePropertiesSupported = Self.merge(
-            reportedDeviceInfo.devicePropertiesSupported, vendorPropertyCodes)
+            Self.merge(reportedDeviceInfo.devicePropertiesSupported, vendorPropertyCodes),
+            identification.vendor == .fujifilm ? Self.fujifilmUnlistedProperties : [])
     }
+
+    /// The properties a Fujifilm X body answers without listing them in DeviceInfo, which libgphoto2 appends to
+    /// every Fujifilm's list (`library.c` `fixup_cached_deviceinfo`, "PTP_VENDOR_FUJI": ExposureTime, FNumber, PC
+    /// mode 0xD38C, ExposureBiasCompensation among its 72): a real X-T2 lists none of them (libgphoto2
+    /// `camlibs/ptp2/cameras/fuji-xt2.txt`) yet its shutter, aperture and bias are set through them. rawcap appends
+    /// the ones it uses.
+    static let fujifilmUnlistedProperties: [DevicePropertyCode] = [
+        .exposureTime, .fNumber, DevicePropertyCode.Fujifilm.pcMode, .exposureBiasCompensation,
+    ]
 
     /// `listed` followed by the codes of `extra` it does not already hold, in order.
     static func merge(_ listed: [DevicePropertyCode], _ extra: [DevicePropertyCode]) -> [DevicePropertyCode] {
