@@ -114,8 +114,11 @@ public struct DNGEncoder: Sendable {
             try DNGEntry(.blackLevelRepeatDim, .shorts([1, 1])),
             try DNGEntry(.blackLevel, .rationals(image.blackLevels)),
             try DNGEntry(.whiteLevel, .longs(try longs(image.whiteLevels))),
-            try DNGEntry(.defaultScale, .rationals([1, 1])),
-            try DNGEntry(.bestQualityScale, .rational(1)),
+        ]
+        // DefaultScale applies to LinearRaw data as to CFA data (DNG 1.7.1 p.30, usage "Raw IFD"): a demosaiced
+        // Kodak DC120 keeps its wide pixels.
+        entries += try scaleEntries(pixelAspectRatio: image.pixelAspectRatio)
+        entries += [
             try DNGEntry(.defaultCropOrigin, .rationals([Double(crop.x), Double(crop.y)])),
             try DNGEntry(.defaultCropSize, .rationals([Double(crop.width), Double(crop.height)])),
         ]

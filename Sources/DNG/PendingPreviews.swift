@@ -31,9 +31,9 @@ public final class PendingPreviews: Sendable {
         /// What ``DNGPreviews/render(from:)-(RawFrame)`` makes of `frame`: the preview at
         /// ``DNGPreviews/previewLongSide`` and the thumbnail shrunk from it to ``DNGPreviews/thumbnailLongSide``.
         public init(renderingFrom frame: RawFrame) throws(RawImageError) {
-            let crop = frame.defaultCrop
+            let display = RenderOptions.displaySize(of: frame.defaultCrop, pixelAspectRatio: frame.pixelAspectRatio)
             let preview = try RenderOptions.outputSize(
-                width: crop.width, height: crop.height, longSide: DNGPreviews.previewLongSide)
+                width: display.width, height: display.height, longSide: DNGPreviews.previewLongSide)
             let thumbnail = try RenderOptions.outputSize(
                 width: preview.width, height: preview.height, longSide: DNGPreviews.thumbnailLongSide)
             self.init(

@@ -190,12 +190,15 @@ public enum TIFFRawReader {
             tags.defaultCrop(activeArea: activeArea) ?? PixelRect(width: activeArea.width, height: activeArea.height)
         let crop = PixelRect(
             x: relative.x + activeArea.x, y: relative.y + activeArea.y, width: relative.width, height: relative.height)
+        let aspect = tags.pixelAspectRatio()
         do {
-            return try LinearImage(
+            var image = try LinearImage(
                 width: raw.width, height: raw.height, bitsPerSample: raw.bitsPerSample, samples: samples,
                 blackLevels: blackLevels, whiteLevels: whiteLevels, linearizationTable: table, defaultCrop: crop,
                 color: tags.colorCalibration(planeColors: [0, 1, 2]), metadata: metadata,
                 profileToneCurve: tags.profileToneCurve())
+            image.pixelAspectRatio = aspect
+            return image
         } catch {
             throw DecodeError(.corrupt, "\(raw.path): \(error)")
         }

@@ -14,8 +14,9 @@ public enum GreyThumbnail {
     /// side, relative to the mean black level and the white level, with the sRGB transfer curve.
     public static func make(from frame: RawFrame) throws(RawImageError) -> RGBImage8 {
         let crop = frame.defaultCrop
+        let display = RenderOptions.displaySize(of: crop, pixelAspectRatio: frame.pixelAspectRatio)
         let size = try RenderOptions.outputSize(
-            width: crop.width, height: crop.height, longSide: DNGPreviews.thumbnailLongSide)
+            width: display.width, height: display.height, longSide: DNGPreviews.thumbnailLongSide)
         let black = frame.blackLevels.reduce(0, +) / Double(max(1, frame.blackLevels.count))
         let range = max(1, Double(frame.whiteLevel) - black)
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)

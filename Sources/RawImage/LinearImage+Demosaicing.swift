@@ -12,7 +12,7 @@ extension LinearImage {
     /// Demosaics `frame` into a LinearRaw image: the whole active area interpolated at full size with
     /// ``DemosaicAlgorithm/highQuality``, in camera space (black subtracted per CFA position, scaled so the
     /// white level is 65535, clipped to 0…65535, no white balance: the DNG's AsShotNeutral carries it), with the
-    /// frame's colour calibration (BaselineExposure included), metadata and default crop.
+    /// frame's colour calibration (BaselineExposure included), metadata, default crop and pixel aspect ratio.
     ///
     /// - Parameters:
     ///   - encoding: 16-bit linear or 12-bit companded.
@@ -47,5 +47,6 @@ extension LinearImage {
             blackLevels: [0, 0, 0], whiteLevels: [65535, 65535, 65535],
             linearizationTable: companded ? CompandingCurve.table : nil, defaultCrop: frame.defaultCrop,
             color: frame.color, metadata: frame.metadata, profileToneCurve: toneCurve?.dngPairs)
+        pixelAspectRatio = frame.pixelAspectRatio
     }
 }

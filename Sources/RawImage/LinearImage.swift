@@ -28,6 +28,9 @@ public struct LinearImage: Sendable {
     /// A tone curve for rendering, as (input, output) pairs in 0…1 starting at (0, 0) and ending at (1, 1)
     /// (DNG ProfileToneCurve), when one is wanted.
     public var profileToneCurve: [(x: Double, y: Double)]?
+    /// How many times wider than tall a pixel is (1 for square pixels), as for the raw frame it came from
+    /// (written as DefaultScale, DNG 1.7.1 p.30).
+    public var pixelAspectRatio: Double = 1
 
     /// Creates an image after checking that sizes, levels and the table agree.
     public init(

@@ -45,4 +45,14 @@ public struct RenderOptions: Hashable, Sendable {
     ) {
         try Renderer.outputSize(width: width, height: height, longSide: longSide)
     }
+
+    /// The size of a `crop` of pixels `pixelAspectRatio` times as wide as they are tall once they are made square,
+    /// as a DNG's DefaultScale asks (DNG 1.7.1 p.30), without enlarging: wide pixels shorten the height, narrow
+    /// ones the width. Every rendering starts from this size, so a Kodak DC120's picture (ratio 1.535) is not
+    /// squeezed. A ratio that is not a positive number counts as 1.
+    public static func displaySize(of crop: PixelRect, pixelAspectRatio ratio: Double) -> (width: Int, height: Int) {
+        guard ratio.isFinite, ratio > 0, ratio != 1 else { return (crop.width, crop.height) }
+        if ratio > 1 { return (crop.width, max(1, Int((Double(crop.height) / ratio).rounded()))) }
+        return (max(1, Int((Double(crop.width) * ratio).rounded())), crop.height)
+    }
 }

@@ -37,7 +37,8 @@ enum Renderer {
     /// A raw frame's default crop rendered to scene-linear sRGB at the requested size.
     static func linear(_ frame: RawFrame, _ options: RenderOptions) throws(RawImageError) -> LinearSRGB {
         let crop = frame.defaultCrop
-        let (width, height) = try outputSize(width: crop.width, height: crop.height, longSide: options.longSide)
+        let display = RenderOptions.displaySize(of: crop, pixelAspectRatio: frame.pixelAspectRatio)
+        let (width, height) = try outputSize(width: display.width, height: display.height, longSide: options.longSide)
         let stage = try ColorStage(frame.color, exposureAdjustment: options.exposureAdjustment)
         let factor = min(crop.width / width, crop.height / height)
         let binnable =
@@ -72,7 +73,8 @@ enum Renderer {
     /// A linear (demosaiced) image's default crop rendered to scene-linear sRGB at the requested size.
     static func linear(_ image: LinearImage, _ options: RenderOptions) throws(RawImageError) -> LinearSRGB {
         let crop = image.defaultCrop
-        let (width, height) = try outputSize(width: crop.width, height: crop.height, longSide: options.longSide)
+        let display = RenderOptions.displaySize(of: crop, pixelAspectRatio: image.pixelAspectRatio)
+        let (width, height) = try outputSize(width: display.width, height: display.height, longSide: options.longSide)
         let stage = try ColorStage(image.color, exposureAdjustment: options.exposureAdjustment)
         let table = image.linearizationTable.map { $0.map(Float.init) }
         let blacks = image.blackLevels.map { Float($0) }

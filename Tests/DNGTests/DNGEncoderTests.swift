@@ -324,6 +324,20 @@ extension DNGEncoderTests {
         #expect(raw[.bestQualityScale] == .rational(bestQuality))
     }
 
+    /// A LinearRaw DNG demosaiced from a frame with non-square pixels keeps them (DefaultScale, DNG 1.7.1 p.30):
+    /// `convert --linear` of a Kodak DC120 renders at its shape, not squeezed.
+    @Test(arguments: [(1.0, 1.0), (1.535, 1.0), (0.5, 2.0)])
+    func aLinearImageKeepsThePixelAspectRatioOfItsFrame(ratio: Double, bestQuality: Double) throws {
+        var frame = try TestImages.frame(width: 48, height: 44, bitsPerSample: 12, cfa: .rggb)
+        frame.pixelAspectRatio = ratio
+        let image = try LinearImage(demosaicing: frame)
+        #expect(image.pixelAspectRatio == ratio)
+        let previews = DNGPreviews(thumbnail: try LinearTestImages.thumbnail(of: image), preview: nil)
+        let raw = try #require(try DNGEncoder().plan(for: image, previews: previews).rawDirectory)
+        #expect(raw[.defaultScale] == .rationals([ratio, 1]))
+        #expect(raw[.bestQualityScale] == .rational(bestQuality))
+    }
+
     @Test(arguments: [0.0, -1, .nan, .infinity])
     func anUnusablePixelAspectRatioIsRefused(ratio: Double) throws {
         var frame = try TestImages.frame(width: 48, height: 44, bitsPerSample: 8, cfa: .rggb)

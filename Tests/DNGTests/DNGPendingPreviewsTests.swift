@@ -48,6 +48,16 @@ import Testing
             let frame = try TestImages.frame(width: width, height: height, bitsPerSample: 12, cfa: .rggb)
             #expect(try PendingPreviews.Shape(renderingFrom: frame) == Self.shape(of: DNGPreviews.render(from: frame)))
         }
+        // Non-square pixels: the rendering is made square (DefaultScale), and the prediction follows it.
+        for ratio in [1.535, 0.5] {
+            var frame = try TestImages.frame(width: 530, height: 301, bitsPerSample: 12, cfa: .rggb)
+            frame.pixelAspectRatio = ratio
+            let shape = try PendingPreviews.Shape(renderingFrom: frame)
+            #expect(shape == Self.shape(of: try DNGPreviews.render(from: frame)), "\(ratio)")
+            let square = try PendingPreviews.Shape(
+                renderingFrom: try TestImages.frame(width: 530, height: 301, bitsPerSample: 12, cfa: .rggb))
+            #expect(shape != square, "\(ratio)")
+        }
     }
 
     /// A rendering that comes out in another shape (a caller's fallback thumbnail) or at another JPEG sampling

@@ -107,6 +107,13 @@ import Testing
         #expect(abs(frame.pixelAspectRatio - ratio) < 1e-9)
     }
 
+    @Test func readsDefaultScaleOfALinearRawImage() throws {
+        var file = TestRawFile(bitsPerSample: 16, samplesPerPixel: 3, photometric: 34892)
+        file.rawTags = [50718: .rational([(1535, 1000), (1, 1)])]
+        let image = try #require(try TIFFRawReader.decode(file.build()[...]).linearImage)
+        #expect(abs(image.pixelAspectRatio - 1.535) < 1e-9)
+    }
+
     @Test(arguments: [[(UInt32(0), UInt32(1)), (1, 1)], [(1, 1), (0, 0)], [(1000, 1), (1, 1)]])
     func aMalformedDefaultScaleMeansSquarePixels(scale: [(UInt32, UInt32)]) throws {
         var file = TestRawFile()

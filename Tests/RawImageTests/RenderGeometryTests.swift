@@ -27,6 +27,23 @@ import Testing
         #expect(capped.width == full.width && capped.height == full.height)
     }
 
+    /// Non-square pixels are made square (DNG DefaultScale) by shrinking a side, never by enlarging one: a frame
+    /// of pixels 1.535 as wide (Kodak DC120) renders shorter, one of pixels half as wide (Nikon D1X) narrower, at
+    /// full size, as previews, and from its LinearRaw demosaic alike.
+    @Test(arguments: [(1.535, 380, 195), (0.5, 190, 300), (1.0, 380, 300)])
+    func nonSquarePixelsRenderAtTheirShape(ratio: Double, width: Int, height: Int) throws {
+        var frame = try Self.frame(width: 400, height: 320)
+        frame.pixelAspectRatio = ratio
+        #expect(frame.defaultCrop.width == 380 && frame.defaultCrop.height == 300, "\(frame.defaultCrop)")
+        let full = try frame.renderRGB8()
+        #expect(full.width == width && full.height == height, "\(full.width)×\(full.height)")
+        let linear = try LinearImage(demosaicing: frame).renderRGB16()
+        #expect(linear.width == width && linear.height == height, "\(linear.width)×\(linear.height)")
+        let preview = try frame.renderRGB8(RenderOptions(longSide: 100))
+        let aspect = Double(width) / Double(height)
+        #expect(abs(Double(preview.width) / Double(preview.height) - aspect) < 2.0 / Double(preview.height))
+    }
+
     @Test(arguments: [Orientation.rotate90, .rotate270, .transpose, .transverse])
     func quarterTurnsSwapTheSides(orientation: Orientation) throws {
         let upright = try Self.frame().renderRGB8(RenderOptions(longSide: 320))
