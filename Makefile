@@ -19,7 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Fuzzing (Fuzz/ is its own package): each target in FUZZ_TARGETS is an executable product there, with its seed
 # corpus in Fuzz/corpus/<target>/. New inputs go to Fuzz/.build/fuzz-corpus/<target>/, findings (crash-*, leak-*,
 # timeout-*, oom-*) to Fuzz/.build/findings/<target>-*.
-FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport FuzzLJ92 FuzzPcap FuzzRawFile
+FUZZ_TARGETS := FuzzPTPContainers FuzzPTPIP FuzzPTPDatasets FuzzPTPTransport FuzzLJ92 FuzzPcap FuzzRawFile FuzzLibRaw
 FUZZ_SECONDS ?= 600
 FUZZ_ARGS ?= -timeout=10 -rss_limit_mb=2048
 # SwiftPM passes --sanitize=fuzzer and --sanitize=address to swiftc as two -sanitize= flags and swiftc 6.3.1 keeps
@@ -134,8 +134,10 @@ fuzz:
 	@rm -f Fuzz/.build/release.yaml
 	@set -e; for target in $(FUZZ_TARGETS); do \
 		(cd Fuzz && $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product $$target); \
+		if [ $$target = FuzzLibRaw ]; then $(SWIFT) build -c release --product rawcap; fi; \
 		mkdir -p Fuzz/.build/fuzz-corpus/$$target Fuzz/.build/findings; \
 		echo "== $$target for $(FUZZ_SECONDS) s"; \
+		RAWCAP_DECODE_WORKER=$(abspath .build/release/rawcap) \
 		SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$target -max_total_time=$(FUZZ_SECONDS) $(FUZZ_ARGS) \
 			-print_final_stats=1 -artifact_prefix=Fuzz/.build/findings/$$target- \
 			Fuzz/.build/fuzz-corpus/$$target Fuzz/corpus/$$target; \

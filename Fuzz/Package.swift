@@ -30,6 +30,9 @@ let package = Package(
         .executableTarget(name: "FuzzPcap", dependencies: [.product(name: "PTPRecord", package: "rawcap")]),
         // rawcap's own raw-file reader: TIFF structure, DNG and TIFF/EP tags, strips and tiles, LJ92 tiles, previews.
         .executableTarget(name: "FuzzRawFile", dependencies: [.product(name: "RawDecoders", package: "rawcap")]),
+        // The vendor raw path: RawDecoder's dispatch with LibRaw contained in rawcap's decode worker (a child
+        // process); what is fuzzed is that nothing LibRaw does reaches the caller.
+        .executableTarget(name: "FuzzLibRaw", dependencies: [.product(name: "RawDecoders", package: "rawcap")]),
         // Writes the seed corpora (small valid inputs of each kind) into corpus/<target>/.
         .executableTarget(
             name: "FuzzSeeds",

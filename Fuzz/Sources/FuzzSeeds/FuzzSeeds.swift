@@ -23,6 +23,7 @@ struct FuzzSeeds {
         case "FuzzLJ92": seeds = try LJ92Seeds.streams()
         case "FuzzPcap": seeds = try pcapSeeds()
         case "FuzzRawFile": seeds = try RawFileSeeds.files()
+        case "FuzzLibRaw": seeds = try RawFileSeeds.vendorFiles()
         default:
             print("FuzzSeeds: no seeds for \(arguments[1])")
             exit(64)

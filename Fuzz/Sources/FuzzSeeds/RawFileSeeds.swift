@@ -35,6 +35,29 @@ enum RawFileSeeds {
         return seeds
     }
 
+    /// Seeds for `FuzzLibRaw`: the vendor raws the emulated bodies write (NEF, CR2, ARW, RAF), small, plus a
+    /// TIFF/EP file; the hostile inputs that once crashed or hung LibRaw are copied in from FuzzRawFile's corpus.
+    static func vendorFiles() throws -> [(String, [UInt8])] {
+        func frame(_ cfa: CFAPattern, _ make: String, _ model: String) throws -> RawFrame {
+            var scene = try SyntheticScene(width: 96, height: 64, cfa: cfa, bitsPerSample: 14)
+            scene.identity = CaptureMetadata(make: make, model: model, serialNumber: "0123")
+            return try scene.render(seed: 5)
+        }
+        let fuji = try frame(.xTrans, "FUJIFILM", "X-T2")
+        let preview = try JPEGImage(encoding: try fuji.renderRGB8(RenderOptions(longSide: 32)), quality: 80).bytes
+        return [
+            ("vendor-nikon.nef", try NEFWriter.encode(
+                try frame(.rggb, "Nikon Corporation", "D850"), model: CameraModel.nikonTIFFModel, software: "Ver.1.10")),
+            ("vendor-canon.cr2", try CR2Writer.encode(
+                try frame(.rggb, "Canon Inc.", "Canon EOS 5D Mark IV"), model: CameraModel.canonTIFFModel)),
+            ("vendor-sony.arw", try ARWWriter.encode(
+                try frame(.rggb, "Sony Corporation", "ILCE-7M3"), software: "ILCE-7M3 v3.01")),
+            ("vendor-fuji.raf", try RAFWriter.encode(fuji, preview: preview, software: "seed")),
+            ("vendor-generic.tif", try TIFFEPWriter.encode(
+                try frame(.rggb, "rawcap", "Emulated Camera"), software: "seed")),
+        ]
+    }
+
     /// A 4×3 thumbnail and no preview: the smallest IFD0 a DNG may have.
     private static func bareThumbnail() throws -> DNGPreviews {
         DNGPreviews(thumbnail: try RGBImage8(width: 4, height: 3, pixels: [UInt8](repeating: 128, count: 36)), preview: nil)
