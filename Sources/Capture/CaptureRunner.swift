@@ -341,7 +341,7 @@ public struct CaptureRunner: Sendable {
         if !profile.partialObjectDownloads { downloader.usesPartialObject = false }
         let processor = ShotProcessor(
             format: format, keepJPEG: plan.keepJPEG,
-            options: DNGOptions(compression: plan.compression, software: "rawcap"), namer: plan.namer,
+            options: DNGOptions(compression: plan.compression), namer: plan.namer,
             camera: camera, serial: serial, store: store, journal: journal, logger: logger, observer: observer)
 
         let clock = ContinuousClock()

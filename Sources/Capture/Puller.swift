@@ -344,7 +344,7 @@ public struct Puller: Sendable {
                     }
                     let processor = ShotProcessor(
                         format: ResolvedFormat(product: product, rawBitDepth: nil, linearFallback: true, reason: "pull"),
-                        keepJPEG: twin != nil, options: DNGOptions(compression: compression, software: "rawcap"),
+                        keepJPEG: twin != nil, options: DNGOptions(compression: compression),
                         namer: namer ?? (try? FileNamer(template: object.stem)) ?? .standard, camera: camera,
                         serial: serial, store: store, journal: journal, logger: logger, observer: observer)
                     let shot = ShotProcessor.Shot(

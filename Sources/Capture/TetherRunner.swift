@@ -246,7 +246,7 @@ public struct TetherRunner: Sendable {
 
         var downloader = ObjectDownloader(operations: deviceInfo.operationsSupported)
         if !profile.partialObjectDownloads { downloader.usesPartialObject = false }
-        let dngOptions = DNGOptions(compression: options.compression, software: "rawcap")
+        let dngOptions = DNGOptions(compression: options.compression)
         let processor = ShotProcessor(
             format: format, keepJPEG: options.keepJPEG, options: dngOptions, namer: options.namer, camera: camera,
             serial: serial, store: store, journal: journal, logger: logger, observer: observer)
