@@ -4,6 +4,12 @@ import PTP
 struct FujifilmState: Sendable {
     /// Changes since the host last read 0xD212, oldest first.
     var changes: [FujifilmPropertyChangeList.Change] = []
+    /// InitSequence (0xDF01) and AppVersion (0xDF24), the two properties a host on Wi-Fi sets before anything else.
+    /// Neither is in the X-T2's USB DeviceInfo, and no public capture shows a body's own AppVersion: it starts at
+    /// 0x00020004, the remote-mode version Fujifilm's app writes (fuji-cam-wifi-tool `init_control_connection`)
+    /// and petabyt/vcam's X-T20 reports (`FUJI_REMOTE_VERSION`).
+    var initSequence: UInt16 = 0
+    var appVersion: UInt32 = 0x0002_0004
 }
 
 extension EmulatedCamera {
@@ -38,6 +44,9 @@ extension EmulatedCamera {
     ///   accepted and do nothing. While PriorityMode is not 2 (USB) the body refuses with AccessDenied: the
     ///   emulator, stricter than the body, makes a host that skips the priority hand-over fail here.
     /// - GetDevicePropValue of 0xD212 returns the change list (``PTP/FujifilmPropertyChangeList``) and empties it.
+    /// - InitSequence (0xDF01) and AppVersion (0xDF24) are read and written as a body on Wi-Fi takes them (libgphoto2
+    ///   `camera_init`: InitSequence 5, AppVersion read and written back, then InitiateOpenCapture), though the
+    ///   X-T2's DeviceInfo does not list them.
     func answerFujifilmOperation(_ request: PTPRequest, dataOut: [UInt8]?) -> PTPResponderReply? {
         switch request.code {
         case .initiateCapture:
@@ -66,6 +75,22 @@ extension EmulatedCamera {
                 properties.setCurrent(DevicePropertyCode.Fujifilm.afStatus, .uint16(0))
                 return PTPResponderReply()
             }
+        case .getDevicePropValue where request.parameters.first == UInt32(DevicePropertyCode.Fujifilm.initSequence.rawValue):
+            return .data(PTPValue.uint16(fujifilm.initSequence).ptpEncoded)
+        case .getDevicePropValue where request.parameters.first == UInt32(DevicePropertyCode.Fujifilm.appVersion.rawValue):
+            return .data(PTPValue.uint32(fujifilm.appVersion).ptpEncoded)
+        case .setDevicePropValue where request.parameters.first == UInt32(DevicePropertyCode.Fujifilm.initSequence.rawValue):
+            guard let dataOut, case .uint16(let value)? = try? PTPValue(ptpEncoded: dataOut, type: .uint16) else {
+                return PTPResponderReply(.invalidDevicePropFormat)
+            }
+            fujifilm.initSequence = value
+            return PTPResponderReply()
+        case .setDevicePropValue where request.parameters.first == UInt32(DevicePropertyCode.Fujifilm.appVersion.rawValue):
+            guard let dataOut, case .uint32(let value)? = try? PTPValue(ptpEncoded: dataOut, type: .uint32) else {
+                return PTPResponderReply(.invalidDevicePropFormat)
+            }
+            fujifilm.appVersion = value
+            return PTPResponderReply()
         case .getDevicePropValue where request.parameters.first == UInt32(FujifilmCapture.changesProperty.rawValue):
             let list = FujifilmPropertyChangeList(Array(fujifilm.changes.prefix(Int(UInt16.max))))
             fujifilm.changes.removeFirst(list.changes.count)

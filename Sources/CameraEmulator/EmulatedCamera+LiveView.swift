@@ -356,7 +356,7 @@ extension EmulatedCamera {
     /// The picture is rendered on the render queue, off the camera's request path (a debug build takes a good part
     /// of a second); until the picture for a new focus position is ready, frames show the previous one, as a body's
     /// live view lags the lens.
-    private func nextLiveViewFrame() -> [UInt8]? {
+    fileprivate func nextLiveViewFrame() -> [UInt8]? {
         let index = currentLiveViewIndex
         guard index > liveView.lastServedIndex else { return nil }
         prepareLiveViewPicture()
@@ -399,5 +399,15 @@ extension EmulatedCamera {
             writer.write(value)
             canon.queue(.propertyChanged(CanonEOSPropertyChange(property: property, value: writer.bytes)))
         }
+    }
+}
+
+/// A Fujifilm body on Wi-Fi pushes live view on its live-view port (55742) while live view runs (from
+/// InitiateOpenCapture to TerminateOpenCapture), at the body's frame rate; ``PTP/FujiPTPIPDeviceSide`` wraps each
+/// frame in the port's blob.
+extension EmulatedCamera: StreamedLiveViewResponder {
+    public func streamedLiveViewFrame() async -> [UInt8]? {
+        guard model.personality == .fujifilm, liveView.running else { return nil }
+        return nextLiveViewFrame()
     }
 }

@@ -37,7 +37,10 @@ public struct LiveViewError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Live view over a PTP session, per maker (``PTP/LiveViewProtocol``): starting it the way libgphoto2's
 /// `camera_capture_preview` does, reading frames with each maker's "not yet" answers retried, starting it again
 /// when the camera drops out of it (Nikon NotLiveView, a Canon or Sony that answers "not yet" for too long), and
-/// ending it (Nikon EndLiveView, Canon EVFOutputDevice put back, Fujifilm TerminateOpenCapture).
+/// ending it (Nikon EndLiveView, Canon EVFOutputDevice put back, Fujifilm TerminateOpenCapture). A Fujifilm body on
+/// Wi-Fi pushes its frames on a connection of its own (port 55742, ``PTP/FujifilmPTPIP``), which the transport
+/// opens after InitiateOpenCapture: frames are read from there, as libgphoto2 `camera_capture_preview` does when
+/// it has that connection (`ptp_fujiptpip_jpeg`).
 public actor LiveViewSource {
     public nonisolated let session: PTPSession
     public nonisolated let liveViewProtocol: LiveViewProtocol
@@ -49,6 +52,12 @@ public actor LiveViewSource {
     private var canonOutputBefore: UInt32?
     /// Nikon RecordingMedia before live view, to put back.
     private var nikonRecordingMediaBefore: PTPValue?
+    /// Whether frames come from the camera's live-view connection (Fujifilm on Wi-Fi) rather than an operation.
+    public private(set) var usesLiveViewConnection = false
+    /// How frames are read, for reports: the protocol's name, or the Fujifilm live-view connection.
+    public var methodDescription: String {
+        usesLiveViewConnection ? "Fujifilm live-view connection, port 55742" : liveViewProtocol.description
+    }
     /// Times live view was started again after the camera dropped out of it.
     public private(set) var restarts = 0
     /// Longest a frame may keep the host waiting before live view is started again, and then given up on.
@@ -195,6 +204,17 @@ public actor LiveViewSource {
             } catch {
                 throw LiveViewError(.badFrame, "live view object: \(error)")
             }
+        case .fujifilm where usesLiveViewConnection:
+            let blob: [UInt8]
+            do {
+                blob = try await session.nextLiveViewBlob(timeout: Self.frameWait)
+            } catch let error as TransportError where error.code == .timeout {
+                throw LiveViewError(.noFrames, "no frame on the live-view connection for \(Self.frameWait)")
+            }
+            guard let range = LiveViewJPEG.locate(in: blob[...]) else {
+                throw LiveViewError(.badFrame, "a blob of \(blob.count) bytes on the live-view connection holds no JPEG")
+            }
+            return Array(blob[range])
         case .fujifilm:
             _ = try await session.getObjectInfo(FujifilmLiveView.objectHandle)
             let bytes = try await session.liveViewObject(FujifilmLiveView.objectHandle)
@@ -310,6 +330,10 @@ public actor LiveViewSource {
         for _ in 0..<5 {
             do {
                 try await session.execute(.initiateOpenCapture, parameters: [0, 0])
+                usesLiveViewConnection = await session.liveViewStreamIsOpen
+                if await session.transportStreamsLiveView, !usesLiveViewConnection {
+                    logger.notice("live view: the camera's live-view connection is not open; asking for object 0x80000001")
+                }
                 return
             } catch {
                 lastError = error

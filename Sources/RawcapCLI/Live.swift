@@ -250,15 +250,16 @@ extension RawcapCommand {
             }.value
             let seconds = start.map { (ContinuousClock.now - $0).seconds } ?? 0
             let restarts = await source.restarts
+            let method = await source.methodDescription
             let rate = Double(count) / max(seconds, 0.001)
             DescriptorIO.writeStandardError(
                 (statusIsTerminal ? "\n" : "")
-                    + "live: \(count) frames in \(String(cFormat: "%.1f", seconds)) s, \(String(cFormat: "%.1f", rate)) fps, \(dropped) dropped, \(restarts) restarts (\(source.liveViewProtocol))"
+                    + "live: \(count) frames in \(String(cFormat: "%.1f", seconds)) s, \(String(cFormat: "%.1f", rate)) fps, \(dropped) dropped, \(restarts) restarts (\(method))"
                     + (readerLeft ? "; the reader closed the stream" : "") + "\n")
             if json {
                 let summary = SummaryLine(
                     camera: model, frames: count, dropped: dropped, restarts: restarts, seconds: seconds, fps: rate,
-                    protocolName: "\(source.liveViewProtocol)")
+                    protocolName: method)
                 DescriptorIO.writeStandardOutput(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n")
             }
             if let failure, !stop.isRequested { throw failure }

@@ -35,8 +35,9 @@ extension RawcapCommand.Sim {
                 ptpip:127.0.0.1:PORT:PORT). SIGINT or SIGTERM closes the connections and exits 0. SIGUSR2 presses \
                 the emulated body's shutter button once, as --press-every does on a schedule (for rawcap tether).
                 With --model fuji the camera listens the Fujifilm way instead: its PTP/IP variant on port 55740 \
-                (unless --listen says otherwise) and events on the port above it; connect with \
-                `rawcap … --camera fujiptpip:127.0.0.1` (or ptpip:HOST:55740).
+                (unless --listen says otherwise), events on the port above it and live view on the next; connect \
+                with `rawcap … --camera fujiptpip:127.0.0.1` (or ptpip:HOST:55740), or `gphoto2 --camera \
+                "Fuji X (WLAN)" --port ptpip:127.0.0.1:55740`.
                 Exit status: 0 when stopped; 64 for a bad option; 65 when the recording does not load; 69 when the \
                 address cannot be bound; 73 when --record cannot create its file; 77 when the port needs privileges.
                 """)
@@ -185,7 +186,9 @@ extension RawcapCommand.Sim {
             }
             let backend = Backend(name: camera.model.model, source: "emulator", camera: camera) { _ in camera }
             let line = listeningLine(listener.localAddress, backend: backend).replacing(
-                "(PTP/IP,", with: "(Fujifilm PTP/IP, events on \(listener.eventAddress.port),")
+                "(PTP/IP,",
+                with:
+                    "(Fujifilm PTP/IP, events on \(listener.eventAddress.port), live view on \(listener.liveViewAddress.port),")
             DescriptorIO.writeStandardOutput(line + "\n")
             await stop.wait()
             logger.info("stopping")

@@ -35,9 +35,27 @@ public enum GPhoto2 {
     public static func run(
         port: UInt16, _ arguments: [String], in folder: URL, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Subprocess.Result {
-        let executable = try ExternalTool.require("gphoto2", sourceLocation: sourceLocation)
         // gphoto2 sends the event connection to 15740 unless the port string names it (PTP notes §3.3 item 1).
-        let all = ["--port", "ptpip:127.0.0.1:\(port):\(port)", "--camera", "PTP/IP Camera"] + arguments
+        try await run(
+            ["--port", "ptpip:127.0.0.1:\(port):\(port)", "--camera", "PTP/IP Camera"] + arguments, in: folder,
+            sourceLocation: sourceLocation)
+    }
+
+    /// Runs gphoto2 against a Fujifilm body on Wi-Fi listening on `port` (libgphoto2's "Fuji X (WLAN)" model, which
+    /// takes `fujiptpip.c`). Its `ptp_fujiptpip_init_event` connects the event port named third in the port string
+    /// (55741 when none is named, whatever the command port) and the live-view port above it, so both are named.
+    public static func runFujifilmWiFi(
+        port: UInt16, _ arguments: [String], in folder: URL, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Subprocess.Result {
+        try await run(
+            ["--port", "ptpip:127.0.0.1:\(port):\(port + 1)", "--camera", "Fuji X (WLAN)"] + arguments, in: folder,
+            sourceLocation: sourceLocation)
+    }
+
+    private static func run(_ all: [String], in folder: URL, sourceLocation: SourceLocation) async throws
+        -> Subprocess.Result
+    {
+        let executable = try ExternalTool.require("gphoto2", sourceLocation: sourceLocation)
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue(label: "rawcap.test.gphoto2").async {
                 continuation.resume(

@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    /// A Fujifilm body on Wi-Fi from `rawcap sim serve --model fuji`: libgphoto2's `fujiptpip.c` connects (asking
+    /// twice, as the body refuses the first request), runs its Wi-Fi start (InitSequence, AppVersion,
+    /// InitiateOpenCapture), connects the event and live-view ports, and takes the preview from the live-view port
+    /// (`ptp_fujiptpip_jpeg`), not from an operation.
+    @Test func capturePreviewOverFujifilmWiFiFromSimServe() async throws {
+        let server = try await SimServeProcess.start(["--model", "fuji", "--sensor", "640x480"])
+        let folder = try TemporaryDirectory("gphoto2-preview-fujiwifi")
+        let result = try await GPhoto2.runFujifilmWiFi(
+            port: server.port, ["--capture-preview", "--filename", "preview.jpg", "--debug", "--debug-logfile=gp.log"],
+            in: folder.url)
+        let stopped = await server.stop()
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        let bytes = [UInt8](try Data(contentsOf: folder.file("thumb_preview.jpg")))
+        let image = try JPEGImage(validating: bytes).decoded()
+        #expect(image.width == 640 && image.height == 424)
+        let log = try String(contentsOf: folder.file("gp.log"), encoding: .utf8)
+        // Connected after the body's first refusal, and the frame came from the live-view port: no operation asked
+        // for the USB live view object.
+        #expect(log.contains("bad type returned 5") && log.contains("fujiptpip connected!"))
+        #expect(!log.contains("could not connect"), "the event or live-view port did not connect")
+        #expect(!log.contains("(0x80000001)"), "the preview was asked for as object 0x80000001")
+    }
+
     /// Over PTP/IP from `rawcap sim serve`: libgphoto2 takes the maker's path by DeviceInfo's vendor extension.
     @Test(arguments: ["canon", "nikon", "sony"])
     func capturePreviewOverPTPIPFromSimServe(model: String) async throws {

@@ -220,6 +220,13 @@ extension DevicePropertyCode {
         /// PC mode, 0xD38C: 1 puts the body under the host (libgphoto2 `library.c` `camera_prepare_capture`:
         /// "d38c -> 1 (PC Mode)", unnamed in `ptp.h`).
         public static let pcMode = DevicePropertyCode(rawValue: 0xD38C)
+        /// InitSequence, 0xDF01 (UINT16): a host on Wi-Fi sets it to 5 after OpenSession (libgphoto2 `ptp.h`
+        /// `PTP_DPC_FUJI_InitSequence`, `library.c` `camera_init` "Special fuji wlan init code"; fuji-cam-wifi-tool
+        /// `init_control_connection` sends the same 0x0005, from captures of Fujifilm's app).
+        public static let initSequence = DevicePropertyCode(rawValue: 0xDF01)
+        /// AppVersion, 0xDF24 (UINT32): a host on Wi-Fi reads it and writes back the version it speaks (libgphoto2
+        /// writes back what it read; fuji-cam-wifi-tool writes 0x00020004 for remote mode).
+        public static let appVersion = DevicePropertyCode(rawValue: 0xDF24)
 
         /// The names of Fujifilm's codes, keyed by raw value.
         public static let names: [UInt16: String] = [
@@ -238,6 +245,8 @@ extension DevicePropertyCode {
             0xD229: "CaptureRemaining",
             0xD222: "ObjectCount",
             0xD242: "BatteryLevel",
+            0xDF01: "InitSequence",
+            0xDF24: "AppVersion",
             0xD38C: "PCMode",
         ]
     }

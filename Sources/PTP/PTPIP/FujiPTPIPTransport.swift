@@ -10,11 +10,18 @@ import WireFormat
 /// with a data container for data-in, then a response. Events come on a second connection (port 55741) that the
 /// camera opens only after InitiateOpenCapture (0x101C): the transport connects it through `openEventStream` after
 /// that operation succeeds, and until then ``nextEvent(timeout:)`` just waits out its timeout (Fujifilm bodies
-/// report changes through the 0xD212 property anyway).
+/// report changes through the 0xD212 property anyway). Live view comes on a third connection (port 55742), opened
+/// at the same moment through `openLiveViewStream` (libgphoto2 `ptp_fujiptpip_init_event` connects both); its
+/// blobs are read with ``nextLiveViewBlob(timeout:)``. A camera that does not take the live-view connection leaves
+/// the transport working without it.
+///
+/// A body in tether mode answers the first Init Command Request with Init Fail and accepts it sent again on the same
+/// connection (``FujifilmPTPIP``): the transport sends it once more after ``FujifilmPTPIP/initRetryPause``, as
+/// libgphoto2 and Fujifilm's own app do, and gives up on the second Init Fail.
 ///
 /// Every length from the wire is checked before anything is allocated: data phases stream into the sink in
 /// chunks, responses carry at most 5 parameters and events at most 3.
-public actor FujiPTPIPTransport: PTPTransport {
+public actor FujiPTPIPTransport: LiveViewStreamingTransport {
     /// The camera's name from the Init Command Ack.
     public nonisolated let cameraName: String
     /// The connection number the camera assigned.
@@ -24,7 +31,9 @@ public actor FujiPTPIPTransport: PTPTransport {
 
     private let command: ByteStreamBuffer
     private let openEventStream: (@Sendable () async throws -> any ByteStream)?
+    private let openLiveViewStream: (@Sendable () async throws -> any ByteStream)?
     private var event: ByteStreamBuffer?
+    private var liveView: ByteStreamBuffer?
     private let logger: Logger
     private var inTransaction = false
     private var cancelRequested = false
@@ -33,41 +42,52 @@ public actor FujiPTPIPTransport: PTPTransport {
 
     private init(
         command: ByteStreamBuffer, openEventStream: (@Sendable () async throws -> any ByteStream)?,
-        cameraName: String, connectionNumber: UInt32, logger: Logger
+        openLiveViewStream: (@Sendable () async throws -> any ByteStream)?, cameraName: String,
+        connectionNumber: UInt32, logger: Logger
     ) {
         self.command = command
         self.openEventStream = openEventStream
+        self.openLiveViewStream = openLiveViewStream
         self.cameraName = cameraName
         self.connectionNumber = connectionNumber
         self.logger = logger
     }
 
-    /// Runs the handshake on `command`.
+    /// Runs the handshake on `command`, sending the Init Command Request a second time after a first Init Fail.
     ///
-    /// - Throws: ``TransportError`` `.rejected` when the camera answers Init Fail (libgphoto2 takes it as access
-    ///   denied: the camera has not approved this host); ``PTPError`` for any other answer.
+    /// - Throws: ``TransportError`` `.rejected` when the camera answers Init Fail twice (libgphoto2 takes it as
+    ///   access denied: the camera has not approved this host); ``PTPError`` for any other answer.
     public static func connect(
         command: any ByteStream, openEventStream: (@Sendable () async throws -> any ByteStream)? = nil,
-        identity: PTPIPTransport.Identity, timeout: Duration, logger: Logger = Logger(label: "rawcap.ptp.fujiip")
+        openLiveViewStream: (@Sendable () async throws -> any ByteStream)? = nil,
+        identity: PTPIPTransport.Identity, timeout: Duration, retryPause: Duration = FujifilmPTPIP.initRetryPause,
+        logger: Logger = Logger(label: "rawcap.ptp.fujiip")
     ) async throws -> FujiPTPIPTransport {
         let buffer = ByteStreamBuffer(command)
         do {
             let hello = FujiPTPIPHandshake.Request(guid: identity.guid, name: identity.friendlyName).encoded
-            logger.traceBytes("Fuji PTP/IP out Init Command Request", hello)
-            try await command.send(hello)
-            let head = try await buffer.read(exactly: 4, timeout: timeout)
-            let length = try FujiPTPIPHandshake.announcedLength(head)
-            let packet = head + (try await buffer.read(exactly: length - 4, timeout: timeout))
-            switch try FujiPTPIPHandshake.Answer(packet: packet) {
-            case .ack(let connectionNumber, _, let name):
-                logger.debug("Fujifilm PTP/IP connected to \"\(name)\" as connection \(connectionNumber)")
-                return FujiPTPIPTransport(
-                    command: buffer, openEventStream: openEventStream, cameraName: name,
-                    connectionNumber: connectionNumber, logger: logger)
-            case .fail(let reason):
-                throw TransportError(
-                    .rejected,
-                    "the camera refused the connection (Init Fail \(reason)): approve this computer on the camera")
+            var attempt = 0
+            while true {
+                attempt += 1
+                logger.traceBytes("Fuji PTP/IP out Init Command Request", hello)
+                try await command.send(hello)
+                let head = try await buffer.read(exactly: 4, timeout: timeout)
+                let length = try FujiPTPIPHandshake.announcedLength(head)
+                let packet = head + (try await buffer.read(exactly: length - 4, timeout: timeout))
+                switch try FujiPTPIPHandshake.Answer(packet: packet) {
+                case .ack(let connectionNumber, _, let name):
+                    logger.debug("Fujifilm PTP/IP connected to \"\(name)\" as connection \(connectionNumber)")
+                    return FujiPTPIPTransport(
+                        command: buffer, openEventStream: openEventStream, openLiveViewStream: openLiveViewStream,
+                        cameraName: name, connectionNumber: connectionNumber, logger: logger)
+                case .fail(let reason) where attempt == 1:
+                    logger.debug("Init Fail \(reason) to the first request; asking again in \(retryPause)")
+                    try await Task.sleep(for: retryPause)
+                case .fail(let reason):
+                    throw TransportError(
+                        .rejected,
+                        "the camera refused the connection (Init Fail \(reason)): approve this computer on the camera")
+                }
             }
         } catch let error as ByteStreamError {
             await command.close()
@@ -97,9 +117,16 @@ public actor FujiPTPIPTransport: PTPTransport {
             try await send(container(.command, request.code.rawValue, request.transactionID, request.parameters))
             if let dataOut { try await sendData(dataOut, request: request) }
             let response = try await receive(request, into: dataIn, timeout: timeout)
-            if request.code == .initiateOpenCapture, response.code == .ok, event == nil, let openEventStream {
-                // The camera listens on its event port only from now on (fujiptpip.c header comment).
-                event = ByteStreamBuffer(try await openEventStream())
+            if request.code == .initiateOpenCapture, response.code == .ok {
+                // The camera listens on its event and live-view ports only from now on (fujiptpip.c header comment).
+                if event == nil, let openEventStream { event = ByteStreamBuffer(try await openEventStream()) }
+                if liveView == nil, let openLiveViewStream {
+                    do {
+                        liveView = ByteStreamBuffer(try await openLiveViewStream())
+                    } catch {
+                        logger.notice("the camera's live-view connection did not open: \(error)")
+                    }
+                }
             }
             return response
         } catch {
@@ -133,17 +160,56 @@ public actor FujiPTPIPTransport: PTPTransport {
         }
     }
 
+    /// Whether the live-view connection is open.
+    public var liveViewConnectionIsOpen: Bool { liveView != nil }
+
+    /// The next blob from the live-view connection (see ``LiveViewStreamingTransport``): the bytes after its length
+    /// word, ``FujifilmPTPIP/liveViewHeaderByteCount`` bytes of header and then the JPEG.
+    public func nextLiveViewBlob(timeout: Duration) async throws -> [UInt8] {
+        if closed { throw TransportError(.closed, "transport closed") }
+        guard let liveView else { throw TransportError(.closed, "the camera's live-view connection is not open") }
+        let head: [UInt8]
+        do {
+            head = try await liveView.read(exactly: 4, timeout: timeout)
+        } catch {
+            // A timeout leaves the bytes buffered for the next call; anything else ends the connection.
+            if error.code != .timeout { await dropLiveView() }
+            throw Self.map(error, "live-view connection")
+        }
+        // From here a failure leaves the connection out of step: it is closed.
+        let length: Int
+        do {
+            length = try FujifilmPTPIP.liveViewBlobLength(head)
+        } catch {
+            await dropLiveView()
+            throw PTPError(.malformedContainer, "live-view connection: \(error)")
+        }
+        do {
+            return try await liveView.read(exactly: length - 4, timeout: timeout)
+        } catch {
+            await dropLiveView()
+            throw Self.map(error, "live-view connection")
+        }
+    }
+
+    private func dropLiveView() async {
+        let stream = liveView?.stream
+        liveView = nil
+        await stream?.close()
+    }
+
     /// Aborts the transaction in progress at its next read or write.
     public func cancel() async {
         if inTransaction { cancelRequested = true }
     }
 
-    /// Closes both connections.
+    /// Closes the three connections.
     public func close() async {
         guard !closed else { return }
         closed = true
         await command.stream.close()
         await event?.stream.close()
+        await liveView?.stream.close()
     }
 
     // MARK: Containers

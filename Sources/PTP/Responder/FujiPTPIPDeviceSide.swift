@@ -3,12 +3,17 @@ import WireFormat
 /// The camera side of Fujifilm's Wi-Fi PTP/IP variant: serves any ``PTPResponder`` on a command connection the way
 /// an X body does (see ``FujiPTPIPTransport`` for the wire format), so the real host transport runs against it.
 ///
-/// ``run(events:)`` answers the handshake (Init Command Ack, or Init Fail for a host that does not send Fujifilm's
-/// protocol word), then serves USB-style containers until the connection closes. A command is followed by a data
+/// ``run()`` answers the handshake, then serves USB-style containers until the connection closes. As a body in
+/// tether mode does (``FujifilmPTPIP``), the first Init Command Request on a connection gets Init Fail and the
+/// connection stays open for the request sent again, which gets Init Command Ack
+/// (``Configuration/refusesFirstInit``); a host that does not send Fujifilm's protocol word gets Init Fail and the
+/// connection closes. A command is followed by a data
 /// container exactly when the responder expects data-out for it (``PTPResponder/expectsDataOut(_:)``), since the
 /// host's command says nothing about it. Events go out on the event connection once one is attached
-/// (``attachEventConnection(_:)``; the camera accepts it after InitiateOpenCapture). Every length from the host is
-/// bounded before anything is allocated.
+/// (``attachEventConnection(_:)``; the camera accepts it after InitiateOpenCapture). Once a live-view connection is
+/// attached (``attachLiveViewConnection(_:)``), a responder that is a ``StreamedLiveViewResponder`` has its frames
+/// pushed on it as ``FujifilmPTPIP/liveViewBlob(jpeg:header:)`` blobs. Every length from the host is bounded before
+/// anything is allocated.
 public actor FujiPTPIPDeviceSide {
     /// How the camera presents itself.
     public struct Configuration: Sendable {
@@ -22,12 +27,17 @@ public actor FujiPTPIPDeviceSide {
         public var maxDataOutByteCount: Int
         /// Bytes per write of a data-in phase.
         public var chunkByteCount: Int
+        /// Whether the first Init Command Request on a connection is answered with Init Fail (a body in tether
+        /// mode; see ``FujifilmPTPIP``).
+        public var refusesFirstInit: Bool
 
         /// Creates a configuration.
         public init(
             guid: PTPIPGUID = .random(), friendlyName: String = "X-T2", connectionNumber: UInt32 = 1,
-            maxDataOutByteCount: Int = WireLimits.maxInMemoryDataPhase, chunkByteCount: Int = 1 << 20
+            maxDataOutByteCount: Int = WireLimits.maxInMemoryDataPhase, chunkByteCount: Int = 1 << 20,
+            refusesFirstInit: Bool = true
         ) {
+            self.refusesFirstInit = refusesFirstInit
             self.guid = guid
             self.friendlyName = friendlyName
             self.connectionNumber = connectionNumber
@@ -41,6 +51,10 @@ public actor FujiPTPIPDeviceSide {
     private let configuration: Configuration
     private var event: (any ByteStream)?
     private var eventTask: Task<Void, Never>?
+    private var liveView: (any ByteStream)?
+    private var liveViewTask: Task<Void, Never>?
+    /// Live view blobs pushed so far.
+    public private(set) var liveViewBlobsSent = 0
 
     /// The host's hello, once received.
     public private(set) var initiator: FujiPTPIPHandshake.Request?
@@ -67,6 +81,31 @@ public actor FujiPTPIPDeviceSide {
         }
     }
 
+    /// Pushes the responder's live view frames on `connection` from now on (the camera's live-view port, 55742),
+    /// when the responder has them (``StreamedLiveViewResponder``); otherwise the connection stays silent.
+    public func attachLiveViewConnection(_ connection: any ByteStream) {
+        liveViewTask?.cancel()
+        liveView = connection
+        guard let source = responder as? any StreamedLiveViewResponder else { return }
+        liveViewTask = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let jpeg = await source.streamedLiveViewFrame() else {
+                    try? await Task.sleep(for: .milliseconds(5))
+                    continue
+                }
+                do {
+                    try await connection.send(FujifilmPTPIP.liveViewBlob(jpeg: jpeg))
+                } catch {
+                    return
+                }
+                guard let self else { return }
+                await self.countLiveViewBlob()
+            }
+        }
+    }
+
+    private func countLiveViewBlob() { liveViewBlobsSent += 1 }
+
     private func send(event value: PTPEvent) async throws {
         guard let event else { return }
         var writer = WireWriter(byteOrder: .little)
@@ -80,18 +119,29 @@ public actor FujiPTPIPDeviceSide {
 
     /// Serves one host until its command connection closes or breaks the protocol; closes both connections then.
     public func run() async {
-        defer { eventTask?.cancel() }
+        defer {
+            eventTask?.cancel()
+            liveViewTask?.cancel()
+        }
         do {
             let timeout = Duration.seconds(3600)
-            let head = try await command.read(exactly: 4, timeout: timeout)
-            let length = try FujiPTPIPHandshake.announcedLength(head)
-            let hello = try FujiPTPIPHandshake.Request(
-                packet: head + (try await command.read(exactly: length - 4, timeout: timeout)))
-            initiator = hello
-            guard hello.protocolVersion == FujiPTPIPHandshake.protocolVersion else {
-                // Not a Fujifilm host (plain PTP/IP sends 0x00010000): Init Fail, "rejected initiator".
-                try await command.stream.send(FujiPTPIPHandshake.Answer.fail(reason: 1).encoded)
-                return await closeAll()
+            var requests = 0
+            while true {
+                let head = try await command.read(exactly: 4, timeout: timeout)
+                let length = try FujiPTPIPHandshake.announcedLength(head)
+                let hello = try FujiPTPIPHandshake.Request(
+                    packet: head + (try await command.read(exactly: length - 4, timeout: timeout)))
+                initiator = hello
+                requests += 1
+                guard hello.protocolVersion == FujiPTPIPHandshake.protocolVersion else {
+                    // Not a Fujifilm host (plain PTP/IP sends 0x00010000): Init Fail, "rejected initiator".
+                    try await command.stream.send(FujiPTPIPHandshake.Answer.fail(reason: 1).encoded)
+                    return await closeAll()
+                }
+                guard configuration.refusesFirstInit, requests == 1 else { break }
+                // The body's refusal, as fuji-cam-wifi-tool `init_control_connection` quotes it from captures of
+                // Fujifilm's app: type 5 (Init Fail) with 0x2019 (DeviceBusy) as the reason.
+                try await command.stream.send(FujiPTPIPHandshake.Answer.fail(reason: 0x2019).encoded)
             }
             try await command.stream.send(
                 FujiPTPIPHandshake.Answer.ack(
@@ -118,6 +168,7 @@ public actor FujiPTPIPDeviceSide {
     private func closeAll() async {
         await command.stream.close()
         await event?.close()
+        await liveView?.close()
     }
 
     private func readHeader(timeout: Duration) async throws -> USBContainerHeader {

@@ -66,3 +66,11 @@ public struct PTPResponderReply: Sendable {
         .data(dataset.ptpEncoded)
     }
 }
+
+/// A responder whose camera pushes live view frames on a connection of its own (Fujifilm on Wi-Fi, port 55742),
+/// served by ``FujiPTPIPDeviceSide`` once the host connects it.
+public protocol StreamedLiveViewResponder: PTPResponder {
+    /// The next live view JPEG for the pushed stream, or `nil` when none is due yet or live view is off (the device
+    /// side asks again a few milliseconds later).
+    func streamedLiveViewFrame() async -> [UInt8]?
+}

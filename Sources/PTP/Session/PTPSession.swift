@@ -460,3 +460,29 @@ struct ForwardingSink: PTPDataSink {
 
     func write(_ bytes: ArraySlice<UInt8>) async throws { try await base.write(bytes) }
 }
+
+// MARK: Live view on a connection of its own
+
+extension PTPSession {
+    /// Whether the camera sends live view on a connection of its own (``LiveViewStreamingTransport``: Fujifilm on
+    /// Wi-Fi) and that connection is open.
+    public var liveViewStreamIsOpen: Bool {
+        get async {
+            guard let streaming = transport as? any LiveViewStreamingTransport else { return false }
+            return await streaming.liveViewConnectionIsOpen
+        }
+    }
+
+    /// Whether the transport is one on which live view comes on a connection of its own.
+    public var transportStreamsLiveView: Bool { transport is any LiveViewStreamingTransport }
+
+    /// The next blob from the camera's live-view connection (see ``LiveViewStreamingTransport``).
+    ///
+    /// - Throws: ``TransportError`` `.closed` when the transport has no such connection.
+    public func nextLiveViewBlob(timeout: Duration) async throws -> [UInt8] {
+        guard let streaming = transport as? any LiveViewStreamingTransport else {
+            throw TransportError(.closed, "the transport has no live-view connection")
+        }
+        return try await streaming.nextLiveViewBlob(timeout: timeout)
+    }
+}

@@ -37,3 +37,14 @@ public protocol PTPTransport: Sendable {
     /// Closes the link; later calls throw ``TransportError/Code/closed``.
     func close() async
 }
+
+/// A transport on which the camera sends live view on a connection of its own rather than in answer to an
+/// operation (Fujifilm on Wi-Fi: ``FujiPTPIPTransport``, port 55742).
+public protocol LiveViewStreamingTransport: PTPTransport {
+    /// Whether the live-view connection is open (the camera opens it after InitiateOpenCapture).
+    var liveViewConnectionIsOpen: Bool { get async }
+    /// The next blob from the live-view connection, the bytes after its length word, waiting up to `timeout`.
+    ///
+    /// - Throws: ``TransportError`` `.timeout` when none came in time, `.closed` when the connection is not open.
+    func nextLiveViewBlob(timeout: Duration) async throws -> [UInt8]
+}

@@ -77,6 +77,90 @@ import WireFormat
         await serving.value
     }
 
+    /// A body in tether mode refuses the first Init Command Request and accepts it sent again on the same
+    /// connection (libgphoto2 commit 29ee7d740): the device side does, and the transport asks twice.
+    @Test func theFirstRequestIsRefusedAndTheSecondAccepted() async throws {
+        let (host, camera) = InMemoryByteStream.pair()
+        let device = FujiPTPIPDeviceSide(command: camera, responder: EchoResponder())
+        let serving = Task { await device.run() }
+        let hello = FujiPTPIPHandshake.Request(guid: Self.guid, name: "gphoto2").encoded
+        let buffer = ByteStreamBuffer(host)
+        func answer() async throws -> FujiPTPIPHandshake.Answer {
+            let head = try await buffer.read(exactly: 4, timeout: .seconds(5))
+            let length = try FujiPTPIPHandshake.announcedLength(head)
+            return try FujiPTPIPHandshake.Answer(packet: head + (try await buffer.read(exactly: length - 4, timeout: .seconds(5))))
+        }
+        try await host.send(hello)
+        #expect(try await answer() == .fail(reason: 0x2019))
+        try await host.send(hello)
+        guard case .ack(_, _, let name) = try await answer() else {
+            Issue.record("the second request was not acknowledged")
+            return
+        }
+        #expect(name == "X-T2")
+        await host.disconnect()
+        await serving.value
+    }
+
+    /// A camera that refuses twice turns the host away with `.rejected`, after exactly two requests.
+    @Test func twoRefusalsAreARejection() async throws {
+        let (host, camera) = InMemoryByteStream.pair()
+        let refusing = Task {
+            let buffer = ByteStreamBuffer(camera)
+            for _ in 0..<2 {
+                let head = try await buffer.read(exactly: 4, timeout: .seconds(5))
+                _ = try await buffer.read(exactly: try FujiPTPIPHandshake.announcedLength(head) - 4, timeout: .seconds(5))
+                try await camera.send(FujiPTPIPHandshake.Answer.fail(reason: 3).encoded)
+            }
+        }
+        await #expect {
+            _ = try await FujiPTPIPTransport.connect(
+                command: host, identity: .init(guid: Self.guid, friendlyName: "test"), timeout: .seconds(5),
+                retryPause: .milliseconds(1))
+        } throws: { error in
+            (error as? TransportError)?.code == .rejected
+        }
+        try await refusing.value
+    }
+
+    /// Live view on its own connection: blobs are pushed once it is attached, and the transport reads them.
+    @Test func liveViewBlobsFlowFromTheDeviceSideToTheTransport() async throws {
+        let (host, camera) = InMemoryByteStream.pair()
+        let (hostLive, cameraLive) = InMemoryByteStream.pair()
+        let device = FujiPTPIPDeviceSide(command: camera, responder: FrameResponder())
+        let serving = Task { await device.run() }
+        let transport = try await FujiPTPIPTransport.connect(
+            command: host, openLiveViewStream: {
+                await device.attachLiveViewConnection(cameraLive)
+                return hostLive
+            }, identity: .init(guid: Self.guid, friendlyName: "test"), timeout: .seconds(5),
+            retryPause: .milliseconds(1))
+        #expect(await transport.liveViewConnectionIsOpen == false)
+        let opened = try await transport.transact(
+            PTPRequest(code: .initiateOpenCapture, transactionID: 1, parameters: [0, 0]), dataOut: nil, dataIn: nil,
+            timeout: .seconds(5))
+        #expect(opened.code == .ok)
+        #expect(await transport.liveViewConnectionIsOpen)
+        for _ in 0..<3 {
+            let blob = try await transport.nextLiveViewBlob(timeout: .seconds(5))
+            #expect(blob.count == FujifilmPTPIP.liveViewHeaderByteCount + FrameResponder.jpeg.count)
+            #expect(Array(blob.dropFirst(FujifilmPTPIP.liveViewHeaderByteCount)) == FrameResponder.jpeg)
+        }
+        await transport.close()
+        await host.disconnect()
+        await serving.value
+    }
+
+    /// A blob length out of bounds ends the live-view connection with a protocol error, not an allocation.
+    @Test func aHostileBlobLengthIsRefused() async throws {
+        #expect(throws: WireError.self) { try FujifilmPTPIP.liveViewBlobLength([0, 0, 0, 0]) }
+        #expect(throws: WireError.self) { try FujifilmPTPIP.liveViewBlobLength([0xFF, 0xFF, 0xFF, 0xFF]) }
+        #expect(try FujifilmPTPIP.liveViewBlobLength([18, 0, 0, 0]) == 18)
+        let blob = FujifilmPTPIP.liveViewBlob(jpeg: [0xFF, 0xD8, 0xFF, 0xD9])
+        #expect(blob.count == 4 + 14 + 4)
+        #expect(try FujifilmPTPIP.liveViewBlobLength(Array(blob.prefix(4))) == blob.count)
+    }
+
     @Test func aPlainPTPIPHostIsTurnedAway() async throws {
         let (host, camera) = InMemoryByteStream.pair()
         let device = FujiPTPIPDeviceSide(command: camera, responder: EchoResponder())
@@ -97,5 +181,17 @@ private struct EchoResponder: PTPResponder {
         case .setDevicePropValue: PTPResponderReply(.ok, parameters: [UInt32(dataOut?.count ?? 0)])
         default: PTPResponderReply(.operationNotSupported)
         }
+    }
+}
+
+/// A Fujifilm-like responder whose live view always has a frame: InitiateOpenCapture answers OK.
+private struct FrameResponder: StreamedLiveViewResponder {
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDB, 1, 2, 3, 0xFF, 0xD9]
+    func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
+        request.code == .initiateOpenCapture ? PTPResponderReply() : PTPResponderReply(.operationNotSupported)
+    }
+    func streamedLiveViewFrame() async -> [UInt8]? {
+        try? await Task.sleep(for: .milliseconds(2))
+        return Self.jpeg
     }
 }
