@@ -25,7 +25,6 @@ import PTP
 /// - capture properties are taken from DeviceInfo alone: no 72 hard-coded codes, no Fuji GetDeviceInfo 0x902B
 ///   (`fixup_cached_deviceinfo`); without CaptureControl plain InitiateCapture (libgphoto2 always writes 0xD208).
 /// - AFStatus is polled every `pollInterval` and bounded by `shotTimeout` (libgphoto2 polls without pause or bound).
-/// - PTP/IP: no InitSequence 0xDF01, AppVersion 0xDF24 or InitiateOpenCapture after OpenSession (`camera_init`).
 /// - no TerminateOpenCapture (no live view) (`camera_fuji_capture`, `camera_unprepare_capture`).
 public struct FujifilmCaptureDriver: CaptureDriver {
     /// What ``prepare(session:logger:)`` learnt about the body.

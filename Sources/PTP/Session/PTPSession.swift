@@ -111,6 +111,30 @@ public actor PTPSession {
         }
         sessionID = id
         nextTransactionID = 1
+        if transport is FujiPTPIPTransport { try await startFujifilmWiFiSession() }
+    }
+
+    /// What a host on Fujifilm's Wi-Fi variant does right after OpenSession (libgphoto2 `library.c` `camera_init`,
+    /// "Special fuji wlan init code"; fuji-cam-wifi-tool `init_control_connection` from captures of Fujifilm's
+    /// app): InitSequence (0xDF01) to 5, AppVersion (0xDF24) read and written back, then InitiateOpenCapture, after
+    /// which the body listens on its event and live-view ports (the transport connects both). A step the camera
+    /// refuses is logged and the session goes on (libgphoto2 gives up instead); a failing link throws.
+    private func startFujifilmWiFiSession() async throws {
+        func step(_ what: String, _ body: () async throws -> Void) async throws {
+            do {
+                try await body()
+            } catch let error as PTPError where error.response != nil {
+                logger.warning("Fujifilm Wi-Fi start: \(what): \(error)")
+            }
+        }
+        try await step("InitSequence 5") {
+            try await setDevicePropValue(DevicePropertyCode.Fujifilm.initSequence, .uint16(5))
+        }
+        try await step("AppVersion") {
+            let version = try await getDevicePropValue(DevicePropertyCode.Fujifilm.appVersion, type: .uint32)
+            try await setDevicePropValue(DevicePropertyCode.Fujifilm.appVersion, version)
+        }
+        try await step("InitiateOpenCapture") { _ = try await execute(.initiateOpenCapture, parameters: [0, 0]) }
     }
 
     /// CloseSession (0x1003). The session counts as closed afterwards even if the device objects.

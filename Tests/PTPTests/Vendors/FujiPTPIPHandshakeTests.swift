@@ -161,6 +161,31 @@ import WireFormat
         #expect(try FujifilmPTPIP.liveViewBlobLength(Array(blob.prefix(4))) == blob.count)
     }
 
+    /// After OpenSession over Fujifilm's Wi-Fi variant the session runs libgphoto2's Wi-Fi start: InitSequence 5,
+    /// AppVersion read and written back, InitiateOpenCapture (which opens the event and live-view connections).
+    @Test func openingASessionRunsTheWiFiStart() async throws {
+        let (host, camera) = InMemoryByteStream.pair()
+        let (hostLive, cameraLive) = InMemoryByteStream.pair()
+        let device = FujiPTPIPDeviceSide(command: camera, responder: WiFiStartResponder())
+        let serving = Task { await device.run() }
+        let transport = try await FujiPTPIPTransport.connect(
+            command: host, openLiveViewStream: {
+                await device.attachLiveViewConnection(cameraLive)
+                return hostLive
+            }, identity: .init(guid: Self.guid, friendlyName: "test"), timeout: .seconds(5),
+            retryPause: .milliseconds(1))
+        let session = PTPSession(transport: transport)
+        try await session.openSession()
+        let requests = await device.transcript
+        #expect(requests.map(\.code) == [.openSession, .setDevicePropValue, .getDevicePropValue, .setDevicePropValue, .initiateOpenCapture])
+        #expect(requests[1].parameters == [0xDF01] && requests[2].parameters == [0xDF24])
+        #expect(await WiFiStartResponder.written.values == [[5, 0], [4, 0, 2, 0]])
+        #expect(await transport.liveViewConnectionIsOpen)
+        await transport.close()
+        await host.disconnect()
+        await serving.value
+    }
+
     @Test func aPlainPTPIPHostIsTurnedAway() async throws {
         let (host, camera) = InMemoryByteStream.pair()
         let device = FujiPTPIPDeviceSide(command: camera, responder: EchoResponder())
@@ -193,5 +218,23 @@ private struct FrameResponder: StreamedLiveViewResponder {
     func streamedLiveViewFrame() async -> [UInt8]? {
         try? await Task.sleep(for: .milliseconds(2))
         return Self.jpeg
+    }
+}
+
+/// Answers the Wi-Fi start as a body does: AppVersion 0x00020004, every write accepted and kept.
+private struct WiFiStartResponder: PTPResponder {
+    actor Written {
+        var values: [[UInt8]] = []
+        func add(_ bytes: [UInt8]) { values.append(bytes) }
+    }
+    static let written = Written()
+    func respond(to request: PTPRequest, dataOut: [UInt8]?) async -> PTPResponderReply {
+        switch request.code {
+        case .getDevicePropValue: return .data([4, 0, 2, 0])
+        case .setDevicePropValue:
+            await Self.written.add(dataOut ?? [])
+            return PTPResponderReply()
+        default: return PTPResponderReply()
+        }
     }
 }
