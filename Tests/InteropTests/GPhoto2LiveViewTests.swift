@@ -57,6 +57,23 @@ import Testing
         #expect(!log.contains("(0x80000001)"), "the preview was asked for as object 0x80000001")
     }
 
+    /// `--capture-movie` over Fujifilm's Wi-Fi variant: each frame from the live-view port.
+    @Test func captureMovieOverFujifilmWiFiFromSimServe() async throws {
+        let server = try await SimServeProcess.start(["--model", "fuji", "--sensor", "640x480"])
+        let folder = try TemporaryDirectory("gphoto2-movie-fujiwifi")
+        let result = try await GPhoto2.runFujifilmWiFi(
+            port: server.port, ["--capture-movie=3s"], in: folder.url)
+        let stopped = await server.stop()
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        // gphoto2 writes the frames to movie.mjpg.
+        let images = try LiveViewReachTests.split([UInt8](try Data(contentsOf: folder.file("movie.mjpg"))))
+        #expect(images.count >= 5, "\(result.errorOutput)")
+        for image in images.prefix(5) {
+            #expect(try JPEGImage(validating: image).decoded().width == 640)
+        }
+    }
+
     /// Over PTP/IP from `rawcap sim serve`: libgphoto2 takes the maker's path by DeviceInfo's vendor extension.
     @Test(arguments: ["canon", "nikon", "sony"])
     func capturePreviewOverPTPIPFromSimServe(model: String) async throws {
