@@ -79,6 +79,25 @@ public final class ContainedDecoder: @unchecked Sendable {
         }
     }
 
+    /// LibRaw's description of the file in the worker, without its samples (``DecoderWire/RequestKind/identify``):
+    /// the bytes in `omitted` (the samples, which rawcap decodes itself) are not sent, and the worker reads zeros
+    /// in their place.
+    func identify(_ bytes: ArraySlice<UInt8>, omitting omitted: Range<Int>) throws(DecodeError) -> DecoderWire.Frame {
+        let omitted = omitted.clamped(to: 0..<bytes.count)
+        let omission = DecoderWire.Omission(start: omitted.lowerBound, length: omitted.count)
+        let start = bytes.startIndex
+        let parts = [
+            omission.bytes[...], bytes[start..<(start + omitted.lowerBound)],
+            bytes[(start + omitted.upperBound)...],
+        ]
+        return try exchange(.identify, parts) { (header, json, _) throws(DecodeError) in
+            guard header.kind == .frame, header.payloadLength == 0 else {
+                throw DecodeError(.corrupt, "unexpected reply \(header.kind)")
+            }
+            return try DecoderWire.decode(DecoderWire.Frame.self, from: json)
+        }
+    }
+
     /// ``LibRawDecoder/preview(_:)`` in the worker.
     public func preview(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> EmbeddedPreview? {
         try exchange(.preview, bytes) { (header, json, receive) throws(DecodeError) in
@@ -123,7 +142,17 @@ public final class ContainedDecoder: @unchecked Sendable {
     private func exchange<R>(
         _ kind: DecoderWire.RequestKind, _ bytes: ArraySlice<UInt8>, _ read: Reading<R>
     ) throws(DecodeError) -> R {
-        guard !bytes.isEmpty else { throw DecodeError(.truncated, at: 0, "empty file") }
+        try exchange(kind, [bytes], read)
+    }
+
+    /// An exchange whose request payload is `parts`, one after the other.
+    private func exchange<R>(
+        _ kind: DecoderWire.RequestKind, _ parts: [ArraySlice<UInt8>], _ read: Reading<R>
+    ) throws(DecodeError) -> R {
+        let length = parts.reduce(0) { $0 + $1.count }
+        guard length > 0, kind != .identify || length > DecoderWire.Omission.byteCount else {
+            throw DecodeError(.truncated, at: 0, "empty file")
+        }
         lock.lock()
         defer { lock.unlock() }
         // A worker found dead before it read anything (it was ended while idle) is replaced once.
@@ -133,11 +162,11 @@ public final class ContainedDecoder: @unchecked Sendable {
             worker = current
             let deadline = Self.now() + limits.wallSeconds
             let request = DecoderWire.RequestHeader(
-                kind: kind, length: bytes.count, cpuSeconds: limits.cpuSeconds,
+                kind: kind, length: length, cpuSeconds: limits.cpuSeconds,
                 addressSpaceMegabytes: limits.addressSpaceBytes >> 20)
             do throws(ExchangeFailure) {
                 try Self.send(current.socket, request.bytes, deadline: deadline)
-                try Self.send(current.socket, bytes, deadline: deadline)
+                for part in parts { try Self.send(current.socket, part, deadline: deadline) }
             } catch .closed where attempt == 0 {
                 _ = endWorker(current, killing: true)
                 continue

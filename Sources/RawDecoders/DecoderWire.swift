@@ -22,6 +22,9 @@ enum DecoderWire {
         case decode = 1
         /// ``LibRawDecoder/preview(_:)``.
         case preview = 2
+        /// ``LibRawDecoder/identify(_:)``: the frame without its samples. The payload is an ``Omission`` and the
+        /// file without the bytes it names (the samples rawcap decodes itself), which the worker reads as zeros.
+        case identify = 3
         /// Misbehave as one ``SelfTest`` byte says (containment tests).
         case selfTest = 9
     }
@@ -74,6 +77,40 @@ enum DecoderWire {
                 let cpu = try? reader.read(UInt32.self), let memory = try? reader.read(UInt32.self)
             else { return nil }
             self.init(kind: kind, length: Int(length), cpuSeconds: Int(cpu), addressSpaceMegabytes: Int(memory))
+        }
+    }
+
+    /// The bytes of the file an ``RequestKind/identify`` request leaves out: `length` bytes from `start`, 16 bytes
+    /// little-endian (two UInt64) before the rest of the file.
+    struct Omission: Equatable {
+        var start: Int
+        var length: Int
+
+        static let byteCount = 16
+
+        var bytes: [UInt8] {
+            var writer = WireWriter(byteOrder: .little, capacity: Self.byteCount)
+            writer.write(UInt64(start))
+            writer.write(UInt64(length))
+            return writer.bytes
+        }
+
+        init(start: Int, length: Int) {
+            self.start = start
+            self.length = length
+        }
+
+        /// The omission of a request whose payload is `payloadLength` bytes; `nil` unless the whole file (what was
+        /// sent and what was left out) fits ``RawDecoder/maxFileSize`` with the omission inside it.
+        init?(_ bytes: [UInt8], payloadLength: Int) {
+            var reader = WireReader(bytes, byteOrder: .little)
+            guard let start = try? reader.read(UInt64.self), let length = try? reader.read(UInt64.self),
+                payloadLength >= Self.byteCount, start <= UInt64(RawDecoder.maxFileSize),
+                length <= UInt64(RawDecoder.maxFileSize)
+            else { return nil }
+            let sent = payloadLength - Self.byteCount
+            guard Int(start) <= sent, sent + Int(length) <= RawDecoder.maxFileSize else { return nil }
+            self.init(start: Int(start), length: Int(length))
         }
     }
 
@@ -143,6 +180,38 @@ enum DecoderWire {
         var previews: [Preview]
         var warnings: [String]
 
+        init(
+            width: Int, height: Int, bitsPerSample: Int, cfa: CFAPattern, blackLevels: [Double], whiteLevel: Int,
+            activeArea: PixelRect, defaultCrop: PixelRect, pixelAspectRatio: Double, color: ColorCalibration,
+            metadata: CaptureMetadata, storedBitsPerSample: Int, decoder: String, layout: String,
+            previews: [RawFileInfo.Preview], warnings: [String]
+        ) {
+            self.width = width
+            self.height = height
+            self.bitsPerSample = bitsPerSample
+            cfaWidth = cfa.width
+            cfaHeight = cfa.height
+            cfaColors = cfa.colors.map(\.rawValue)
+            self.blackLevels = blackLevels
+            self.whiteLevel = whiteLevel
+            self.activeArea = activeArea
+            self.defaultCrop = defaultCrop
+            self.pixelAspectRatio = pixelAspectRatio
+            self.color = color
+            self.metadata = metadata
+            self.storedBitsPerSample = storedBitsPerSample
+            self.decoder = decoder
+            self.layout = layout
+            self.previews = previews.map(Preview.init)
+            self.warnings = warnings
+        }
+
+        /// The bits per sample of a frame LibRaw describes: enough for the white level and the largest sample, 8 to
+        /// 16.
+        static func bits(whiteLevel: Int, largest: UInt16) -> Int {
+            min(16, max(8, TIFFRawReader.bitLength(max(whiteLevel, Int(largest)))))
+        }
+
         init(_ decoded: DecodedRaw, frame: RawFrame) {
             width = frame.width
             height = frame.height
@@ -168,13 +237,32 @@ enum DecoderWire {
         func decoded(
             samples fill: (UnsafeMutableBufferPointer<UInt16>) throws(DecodeError) -> Void
         ) throws(DecodeError) -> DecodedRaw {
+            try decoded(bitsFromSamples: false) { (buffer) throws(DecodeError) -> UInt16 in
+                try fill(buffer)
+                return 0
+            }
+        }
+
+        /// The result, its samples read into place by `fill`, which must initialise all `count` of them and return
+        /// the largest; with `bitsFromSamples` the bits per sample are worked out from the white level and that
+        /// largest sample, as LibRaw's decode does (an identified frame's are the white level's alone).
+        func decoded(
+            bitsFromSamples: Bool, samples fill: (UnsafeMutableBufferPointer<UInt16>) throws(DecodeError) -> UInt16
+        ) throws(DecodeError) -> DecodedRaw {
+            var bitsPerSample = self.bitsPerSample
+            var storedBitsPerSample = self.storedBitsPerSample
             guard (1...WireLimits.maxImageDimension).contains(width), (1...WireLimits.maxImageDimension).contains(height),
                 width * height <= WireLimits.maxImagePixels
             else { throw DecodeError(.corrupt, "the decoder worker described a \(width)×\(height) frame") }
             var failure: DecodeError?
             let samples = [UInt16](unsafeUninitializedCapacity: width * height) { buffer, initialized in
                 do throws(DecodeError) {
-                    try fill(buffer)
+                    HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+                    let largest = try fill(buffer)
+                    if bitsFromSamples {
+                        bitsPerSample = Self.bits(whiteLevel: whiteLevel, largest: largest)
+                        storedBitsPerSample = bitsPerSample
+                    }
                     initialized = buffer.count
                 } catch {
                     failure = error

@@ -28,6 +28,10 @@ public enum DecoderWorker {
             case .complete: break
             }
             guard let header = DecoderWire.RequestHeader(headerBytes) else { return 70 }
+            if header.kind == .identify {
+                guard identify(header, input: input, output: output) else { return 70 }
+                continue
+            }
             var failed = false
             let bytes = [UInt8](unsafeUninitializedCapacity: header.length) { buffer, initialized in
                 let result = DescriptorReader.readFully(input, into: UnsafeMutableRawBufferPointer(buffer))
@@ -41,6 +45,7 @@ public enum DecoderWorker {
             case .decode: sent = reply(decoding: bytes, to: output)
             case .preview: sent = reply(previewOf: bytes, to: output)
             case .selfTest: sent = misbehave(DecoderWire.SelfTest(rawValue: bytes.first ?? 0), output: output)
+            case .identify: sent = false  // read above, with its omission
             }
             if !sent { return 70 }
         }
@@ -100,6 +105,35 @@ public enum DecoderWorker {
                 kind: .frame, jsonLength: json.count, payloadLength: frame.samples.count * 2)
             guard DescriptorReader.writeFully(output, header.bytes + json) else { return false }
             return frame.samples.withUnsafeBytes { DescriptorReader.writeFully(output, $0) }
+        } catch {
+            return send(.failure, DecoderWire.Failure(error), to: output)
+        }
+    }
+
+    /// Reads an ``DecoderWire/RequestKind/identify`` request's file into a zeroed buffer, leaving its omission as
+    /// zeros (`calloc` of a large block: the kernel's zero pages, never written), and replies with LibRaw's
+    /// description of it; `false` when the request is malformed or the reply cannot be written.
+    private static func identify(_ header: DecoderWire.RequestHeader, input: Int32, output: Int32) -> Bool {
+        var omissionBytes = [UInt8](repeating: 0, count: DecoderWire.Omission.byteCount)
+        guard header.length >= omissionBytes.count, DescriptorReader.readFully(input, into: &omissionBytes) == .complete,
+            let omission = DecoderWire.Omission(omissionBytes, payloadLength: header.length)
+        else { return false }
+        let fileLength = header.length - DecoderWire.Omission.byteCount + omission.length
+        guard fileLength > 0, let file = calloc(fileLength, 1) else { return false }
+        defer { free(file) }
+        let afterStart = omission.start + omission.length
+        for part in [
+            UnsafeMutableRawBufferPointer(start: file, count: omission.start),
+            UnsafeMutableRawBufferPointer(start: file + afterStart, count: fileLength - afterStart),
+        ] where !part.isEmpty {
+            guard DescriptorReader.readFully(input, into: part) == .complete else { return false }
+        }
+        setLimits(cpuSeconds: header.cpuSeconds, addressSpaceMegabytes: header.addressSpaceMegabytes)
+        do {
+            let frame = try LibRawDecoder.identify(UnsafeRawBufferPointer(start: file, count: fileLength))
+            let json = DecoderWire.encode(frame)
+            let reply = DecoderWire.ReplyHeader(kind: .frame, jsonLength: json.count, payloadLength: 0)
+            return DescriptorReader.writeFully(output, reply.bytes + json)
         } catch {
             return send(.failure, DecoderWire.Failure(error), to: output)
         }

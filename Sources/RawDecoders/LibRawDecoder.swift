@@ -94,24 +94,34 @@ public enum LibRawDecoder {
         try withLibRaw(bytes) { (session) throws(DecodeError) in try session.thumbnail() }
     }
 
+    /// What LibRaw says about the file once it has opened it, without decoding the samples (``Session/identify()``):
+    /// the frame's description, whose `decoder` is LibRaw's loader.
+    static func identify(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> DecoderWire.Frame {
+        try withLibRaw(bytes) { (session) throws(DecodeError) in try session.identify() }
+    }
+
     private static func withLibRaw<R>(
         _ bytes: ArraySlice<UInt8>, _ body: (Session) throws(DecodeError) -> R
     ) throws(DecodeError) -> R {
-        guard !bytes.isEmpty else { throw DecodeError(.truncated, at: 0, "empty file") }
         let result: Result<R, DecodeError> = bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, let handle = libraw_init(0) else {
-                return .failure(DecodeError(.tooLarge, "libraw_init failed"))
-            }
-            defer { libraw_close(handle) }
-            let session = Session(handle: handle)
             do throws(DecodeError) {
-                try session.open(base, count: raw.count)
-                return .success(try body(session))
+                return .success(try withLibRaw(raw, body))
             } catch {
                 return .failure(error)
             }
         }
         return try result.get()
+    }
+
+    private static func withLibRaw<R>(
+        _ raw: UnsafeRawBufferPointer, _ body: (Session) throws(DecodeError) -> R
+    ) throws(DecodeError) -> R {
+        guard let base = raw.baseAddress, raw.count > 0 else { throw DecodeError(.truncated, at: 0, "empty file") }
+        guard let handle = libraw_init(0) else { throw DecodeError(.tooLarge, "libraw_init failed") }
+        defer { libraw_close(handle) }
+        let session = Session(handle: handle)
+        try session.open(base, count: raw.count)
+        return try body(session)
     }
 
     /// One LibRaw handle over one buffer, with the messages LibRaw reported.
@@ -152,16 +162,9 @@ public enum LibRawDecoder {
             throw DecodeError(libRawStatus.decodeErrorCode, detail, libRawStatus: libRawStatus)
         }
 
+        /// `libraw_unpack`, then the frame with LibRaw's samples, copied row by row out of its raw buffer.
         func decode() throws(DecodeError) -> DecodedRaw {
-            let idata = handle.pointee.idata
-            if idata.is_foveon != 0 {
-                throw DecodeError(.unsupported, "Foveon sensor: no colour filter array")
-            }
-            if idata.filters == 0 {
-                throw DecodeError(
-                    .unsupported, "LibRaw reports no colour filter array (already-linear or monochrome data)")
-            }
-            let pattern = try cfaPattern()
+            let pattern = try checkedPattern()
             try check(libraw_unpack(handle), "libraw_unpack")
             let sizes = handle.pointee.sizes
             guard let rawImage = handle.pointee.rawdata.raw_image else {
@@ -172,14 +175,50 @@ public enum LibRawDecoder {
             guard rawWidth > 0, rawHeight > 0, pitch >= rawWidth else {
                 throw DecodeError(.corrupt, "LibRaw reports a \(rawWidth)×\(rawHeight) image with pitch \(pitch)")
             }
-            var samples = [UInt16](repeating: 0, count: rawWidth * rawHeight)
             var largest: UInt16 = 0
-            samples.withUnsafeMutableBufferPointer { output in
-                guard let destination = output.baseAddress else { return }
+            for row in 0..<rawHeight {
+                let line = UnsafeBufferPointer(start: rawImage + row * pitch, count: rawWidth)
+                largest = max(largest, line.max() ?? 0)
+            }
+            let frame = try describe(pattern: pattern, largest: largest)
+            return try frame.decoded { (output) throws(DecodeError) in
+                guard let destination = output.baseAddress, output.count == rawWidth * rawHeight else {
+                    throw DecodeError(.corrupt, "LibRaw's raw image does not fit its frame")
+                }
                 for row in 0..<rawHeight {
                     (destination + row * rawWidth).update(from: rawImage + row * pitch, count: rawWidth)
                 }
-                largest = output.max() ?? 0
+            }
+        }
+
+        /// The frame LibRaw describes once it has opened the file (`libraw_open_buffer`), without `libraw_unpack`:
+        /// everything but the samples; its bits per sample are those of the white level, its decoder LibRaw's loader
+        /// (`unpacked_load_raw()`, …). Levels, sizes and colour are what ``decode()`` reports for the layouts
+        /// ``VendorRawLayout`` reads (LibRaw's `unpack` changes the black levels only from masked pixels, which these
+        /// files do not store: `crop_masked_pixels` finds no masked area inside a readout equal to the visible one).
+        func identify() throws(DecodeError) -> DecoderWire.Frame {
+            try describe(pattern: try checkedPattern(), largest: 0)
+        }
+
+        /// The CFA pattern, after refusing the sensors rawcap does not read.
+        private func checkedPattern() throws(DecodeError) -> Pattern {
+            let idata = handle.pointee.idata
+            if idata.is_foveon != 0 {
+                throw DecodeError(.unsupported, "Foveon sensor: no colour filter array")
+            }
+            if idata.filters == 0 {
+                throw DecodeError(
+                    .unsupported, "LibRaw reports no colour filter array (already-linear or monochrome data)")
+            }
+            return try cfaPattern()
+        }
+
+        /// The frame without its samples, `largest` being the largest sample (0 when they are not decoded yet).
+        func describe(pattern: Pattern, largest: UInt16) throws(DecodeError) -> DecoderWire.Frame {
+            let sizes = handle.pointee.sizes
+            let (rawWidth, rawHeight) = (Int(sizes.raw_width), Int(sizes.raw_height))
+            guard rawWidth > 0, rawHeight > 0 else {
+                throw DecodeError(.corrupt, "LibRaw reports a \(rawWidth)×\(rawHeight) image")
             }
             let activeArea = PixelRect(
                 x: Int(sizes.left_margin), y: Int(sizes.top_margin), width: Int(sizes.width),
@@ -192,27 +231,17 @@ public enum LibRawDecoder {
             }
             let blackLevels = try self.blackLevels(pattern: pattern)
             let whiteLevel = self.whiteLevel(above: blackLevels.max() ?? 0)
-            let bits = min(16, max(8, TIFFRawReader.bitLength(max(whiteLevel, Int(largest)))))
+            let bits = DecoderWire.Frame.bits(whiteLevel: whiteLevel, largest: largest)
             var warnings = messages
             let crop = defaultCrop(activeArea: activeArea)
             let color = colorCalibration(warnings: &warnings)
-            var frame: RawFrame
-            do {
-                frame = try RawFrame(
-                    width: rawWidth, height: rawHeight, bitsPerSample: bits, samples: samples, cfa: pattern.pattern,
-                    blackLevels: blackLevels, whiteLevel: whiteLevel, activeArea: activeArea, defaultCrop: crop,
-                    color: color, metadata: metadata())
-            } catch {
-                throw DecodeError(.corrupt, "LibRaw's values do not form a frame: \(error)")
-            }
-            frame.pixelAspectRatio = pixelAspectRatio(warnings: &warnings)
-            let info = RawFileInfo(
-                container: .vendor(decoderName()),
-                storage: RawFileInfo.Storage(
-                    path: "", compression: nil, layout: "\(rawWidth)×\(rawHeight) sensor", bitsPerSample: bits,
-                    samplesPerPixel: 1),
-                previews: previewInfo(), warnings: warnings, reader: .libRaw)
-            return DecodedRaw(image: .cfa(frame), storedBitsPerSample: bits, info: info)
+            let aspect = pixelAspectRatio(warnings: &warnings)
+            return DecoderWire.Frame(
+                width: rawWidth, height: rawHeight, bitsPerSample: bits, cfa: pattern.pattern,
+                blackLevels: blackLevels, whiteLevel: whiteLevel, activeArea: activeArea,
+                defaultCrop: crop ?? RawFrame.defaultCrop(forActiveArea: activeArea), pixelAspectRatio: aspect,
+                color: color, metadata: metadata(), storedBitsPerSample: bits, decoder: decoderName(),
+                layout: "\(rawWidth)×\(rawHeight) sensor", previews: previewInfo(), warnings: warnings)
         }
 
         // MARK: Pattern and levels

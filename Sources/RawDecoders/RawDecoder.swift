@@ -107,10 +107,75 @@ public enum RawDecoder {
 
     private static let vendorDecoderSetting = LockedSetting()
 
-    /// ``LibRawDecoder/decode(_:)``, contained when ``containedDecoder`` is set.
+    /// ``LibRawDecoder/decode(_:)``, contained when ``containedDecoder`` is set; for the simple layouts
+    /// ``VendorRawLayout`` knows (uncompressed NEF, ARW, RAF), LibRaw only identifies the file and rawcap reads the
+    /// samples in place (``decodeInPlace(_:layout:)``).
     public static func vendorDecode(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> DecodedRaw {
+        if let layout = VendorRawLayout.find(in: bytes), let decoded = try decodeInPlace(bytes, layout: layout) {
+            return decoded
+        }
         if let contained = containedDecoder { return try contained.decode(bytes) }
         return try LibRawDecoder.decode(bytes)
+    }
+
+    /// The file decoded with LibRaw's description (from the contained worker when ``containedDecoder`` is set,
+    /// which is sent the file without its samples) and rawcap's reading of the samples in `layout`; `nil` when LibRaw
+    /// reads the file with another loader or sees another sensor size, so that LibRaw decodes it all.
+    ///
+    /// - Throws: LibRaw's errors identifying the file, and ``VendorRawLayout/decode(_:into:)``'s (a strip that runs
+    ///   past the end of the file).
+    static func decodeInPlace(_ bytes: ArraySlice<UInt8>, layout: VendorRawLayout) throws(DecodeError)
+        -> DecodedRaw?
+    {
+        try layout.checkFits(bytes)
+        let frame: DecoderWire.Frame
+        if let contained = containedDecoder {
+            frame = try contained.identify(bytes, omitting: layout.dataRange)
+        } else {
+            let result: Result<DecoderWire.Frame, DecodeError> = bytes.withUnsafeBytes { raw in
+                do throws(DecodeError) {
+                    return .success(try LibRawDecoder.identify(raw))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            frame = try result.get()
+        }
+        guard frame.decoder == layout.libRawLoader, frame.width == layout.width, frame.height == layout.height else {
+            return nil
+        }
+        var decoded = try frame.decoded(bitsFromSamples: true) { (buffer) throws(DecodeError) -> UInt16 in
+            try layout.decode(bytes, into: buffer)
+        }
+        let make = decoded.frame?.metadata.make
+        decoded.info.container = .vendor(LibRawDecoder.vendorFormatName(bytes, make: make))
+        decoded.info.storage.layout += ", \(layout) (LibRaw \(frame.decoder)'s layout, read by rawcap)"
+        decoded.info.reader = .rawcap
+        return decoded
+    }
+
+    /// rawcap's own reading of the samples of a vendor raw file in a layout it reads in place (``VendorRawLayout``),
+    /// without asking LibRaw anything: the sensor readout's size and its samples, row by row; `nil` for other files.
+    /// For fuzzing and tests: ``decode(_:)`` also has LibRaw confirm the layout and describe the file.
+    ///
+    /// - Throws: ``DecodeError`` `.truncated` when the samples run past the end of the file.
+    public static func vendorSamplesInPlace(_ bytes: ArraySlice<UInt8>) throws(DecodeError)
+        -> (width: Int, height: Int, samples: [UInt16])?
+    {
+        guard let layout = VendorRawLayout.find(in: bytes) else { return nil }
+        try layout.checkFits(bytes)
+        var failure: DecodeError?
+        let samples = [UInt16](unsafeUninitializedCapacity: layout.width * layout.height) { buffer, initialized in
+            do throws(DecodeError) {
+                _ = try layout.decode(bytes, into: buffer)
+                initialized = buffer.count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return (layout.width, layout.height, samples)
     }
 
     /// ``LibRawDecoder/preview(_:)``, contained when ``containedDecoder`` is set.

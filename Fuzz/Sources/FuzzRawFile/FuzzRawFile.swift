@@ -1,9 +1,10 @@
 import RawDecoders
 
-/// libFuzzer entry point: reads the input as a raw file with rawcap's own TIFF reader (DNG and TIFF/EP).
+/// libFuzzer entry point: reads the input as a raw file with rawcap's own readers: the TIFF reader (DNG and
+/// TIFF/EP) and the in-place readers of uncompressed NEF, ARW and RAF samples (`RawDecoder.vendorSamplesInPlace`).
 ///
-/// Vendor formats go to LibRaw, which is C code this fuzzer does not instrument; inputs that are not TIFF-based are
-/// therefore skipped rather than handed to it. Any `DecodeError` is a correct outcome; a crash, a trap, a hang or a
+/// LibRaw, which is C code this fuzzer does not instrument, is never called: vendor files that rawcap does not read
+/// itself are skipped (FuzzLibRaw feeds the contained LibRaw path). Any `DecodeError` is a correct outcome; a crash, a trap, a hang or a
 /// huge allocation is a finding. A file that decodes must also give a structure, and its preview lookup must not
 /// fail in any way other than a typed error.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -11,6 +12,12 @@ public func fuzzRawFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))[...]
     switch RawDecoder.detectFormat(bytes) {
     case .vendor:
+        // rawcap's in-place readers of uncompressed NEF, ARW and RAF (no LibRaw): any DecodeError is fine, the
+        // samples must cover the readout exactly.
+        guard let read = try? RawDecoder.vendorSamplesInPlace(bytes) else { return 0 }
+        guard read.samples.count == read.width * read.height else {
+            fatalError("read \(read.samples.count) samples for \(read.width)×\(read.height)")
+        }
         return 0
     case .dng, .tiffEP:
         _ = try? TIFFRawReader.embeddedPreview(in: TIFFRawReader.structure(of: bytes), bytes: bytes)

@@ -4,8 +4,8 @@ import Foundation
 import RawImage
 
 /// Seeds for `FuzzRawFile`: small DNGs from rawcap's writer (every Bayer layout and X-Trans, 8…16 bits, both
-/// compressions, with and without previews, a linear and a companded LinearRaw DNG) and TIFF/EP files as the
-/// emulated camera stores them.
+/// compressions, with and without previews, a linear and a companded LinearRaw DNG), TIFF/EP files as the
+/// emulated camera stores them, and the emulated bodies' uncompressed NEF, ARW and RAF (the same as FuzzLibRaw's).
 enum RawFileSeeds {
     static func files() throws -> [(String, [UInt8])] {
         var seeds: [(String, [UInt8])] = []
@@ -32,6 +32,8 @@ enum RawFileSeeds {
                 .plan(for: image, previews: try bareThumbnail())
             seeds.append(("dng-\(name)", try write(plan, in: folder, seeds.count)))
         }
+        // The uncompressed NEF, ARW and RAF that rawcap's in-place readers take (RawDecoder.vendorSamplesInPlace).
+        seeds += try vendorFiles().filter { [".nef", ".arw", ".raf"].contains(where: $0.0.hasSuffix) }
         return seeds
     }
 
