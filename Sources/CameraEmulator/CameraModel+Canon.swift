@@ -83,6 +83,9 @@ extension CameraModel {
         // (libgphoto2 leaves the session open; the next host's OpenSession gets SessionAlreadyOpened, which it takes
         // as success).
         model.usbProductID = 0x3281
+        // A CR2's raw data is one lossless JPEG whose samples are pairs of horizontal pixels (``CR2Writer``).
+        model.sensorSizeRule = SensorSizeRule(
+            format: "CR2", evenWidthReason: "its lossless JPEG samples are pairs of horizontal pixels")
         // The real body's lists: CaptureFormats only JPEG, although its raw shots are CR2 (0xB103, among ImageFormats).
         model.captureFormats = CanonEOS5DMarkIVFacts.captureFormats.map(ObjectFormatCode.init(rawValue:))
         model.imageFormats = CanonEOS5DMarkIVFacts.imageFormats.map(ObjectFormatCode.init(rawValue:))

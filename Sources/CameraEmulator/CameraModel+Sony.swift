@@ -59,6 +59,7 @@ extension CameraModel {
         // libgphoto2 `library.c` `models[]`: "Sony:Alpha-A7 III (PC Control)", 0x054c, 0x0c34, PTP_CAP|PTP_CAP_PREVIEW.
         model.usbProductID = 0x0C34
         model.rawFileFormat = .arw
+        model.sensorSizeRule = SensorSizeRule(format: "ARW")
         return model
     }()
 
