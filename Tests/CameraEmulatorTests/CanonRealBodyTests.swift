@@ -83,6 +83,45 @@ import Testing
         await link.close()
     }
 
+    /// GetObjectInfoEx lists a folder as libgphoto2's EOS folder listing reads it (`ptp_canon_eos_getobjectinfoex`,
+    /// `ptp_unpack_Canon_EOS_FE`): the same objects GetObjectHandles gives, each a 56-byte entry with its handle,
+    /// storage, format, size and name.
+    @Test func getObjectInfoExListsAFolderAsLibgphoto2ReadsIt() async throws {
+        let camera = try EmulatedCamera(model: .canon, configuration: .init(sensorWidth: 64, sensorHeight: 48))
+        let link = EmulatorLink.usb(camera)
+        let session = PTPSession(transport: link.transport)
+        try await session.openSession()
+        // A press of the body's own button stores a shot on the card (its capture destination at power-on).
+        #expect(await camera.pressShutter() == .ok)
+        let card = EmulatedCamera.cardStorageID
+        let dcim = try #require(try await session.getObjectHandles(storage: card, parent: .root).first)
+        let folder = try #require(try await session.getObjectHandles(storage: card, parent: .folder(dcim)).first)
+        let root = try await session.getObjectHandles(storage: card, parent: .folder(folder))
+        let result = try await session.execute(
+            OperationCode.Canon.getObjectInfoEx, parameters: [card.rawValue, folder.rawValue, 0x100000], dataOut: nil,
+            expectDataIn: true)
+        let bytes = try #require(result.data)
+        func u32(_ offset: Int) -> UInt32 {
+            UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+                | UInt32(bytes[offset + 3]) << 24
+        }
+        #expect(!root.isEmpty)
+        #expect(Int(u32(0)) == root.count)
+        #expect(bytes.count == 4 + 56 * root.count)
+        for (index, handle) in root.enumerated() {
+            let entry = 4 + 56 * index
+            #expect(u32(entry) == 56)
+            let info = try await session.getObjectInfo(handle)
+            #expect(u32(entry + 4) == handle.rawValue)
+            #expect(u32(entry + 8) == card.rawValue)
+            #expect(UInt16(truncatingIfNeeded: u32(entry + 12)) == info.objectFormat.rawValue)
+            #expect(u32(entry + 24) == info.objectCompressedSize)
+            let name = bytes[(entry + 36)..<(entry + 48)].prefix { $0 != 0 }
+            #expect(String(decoding: name, as: UTF8.self) == info.filename)
+        }
+        await link.close()
+    }
+
     /// GetDeviceInfoEx answers in the layout libgphoto2 reads (`ptp_unpack_EOS_DI`): a byte count, then the event,
     /// property and third lists, each a UINT32 count and UINT32 elements; the properties are those GetEvent reports.
     @Test func getDeviceInfoExAnswersTheEOSLists() async throws {
