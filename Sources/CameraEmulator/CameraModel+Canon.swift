@@ -22,15 +22,21 @@ extension CameraModel {
     /// identifies the body by Make and Model, not by size.
     ///
     /// Real bytes and where there are none (issue 14): DeviceInfo's header (StandardVersion 100, VendorExtensionID 6,
-    /// Microsoft, as the real body sends it, version 100, empty description), its firmware and its formats are a real
-    /// 5D Mark IV's (``CanonEOS5DMarkIVFacts``, which names the sources). Its operations, properties and Manufacturer
-    /// are not yet the real body's (see there); its GetEvent records and their order, and its answers to
-    /// 0x9101/0x9102 and to GetStorageIDs in remote mode, have no real bytes here: they follow libgphoto2's code
-    /// (`camera_prepare_canon_eos_capture`, `camera_canon_eos_capture`) and its `ptp.h` notes.
+    /// Microsoft, as the real body sends it, version 100, empty description), its Manufacturer "Canon.Inc", firmware,
+    /// formats and five properties (0xD402, 0xD407, 0xD406, 0xD303, BatteryLevel) are a real 5D Mark IV's, and so are
+    /// 121 of its 170 operations, the first 106 in its order (``CanonEOS5DMarkIVFacts``, which names the sources). The
+    /// other 49 operations are in no source read. Like the real body it lists no GetDevicePropValue (0x1015). Unlike
+    /// it, DevicePropertiesSupported goes on after the real five with the standard exposure properties the emulator
+    /// models (FNumber, ExposureIndex, …), which rawcap's Canon path sets; a real EOS keeps those settings in EOS
+    /// properties (0xD101–0xD104) reported in GetEvent records, and rawcap's Canon path does not yet use them.
+    /// No real bytes are at hand for: its GetEvent records and their order after SetRemoteMode/SetEventMode, its
+    /// GetDeviceInfoEx (0x9108) answer, and its answers to 0x9101/0x9102 and to GetStorageIDs in remote mode; these
+    /// follow libgphoto2's code (`camera_prepare_canon_eos_capture`, `camera_canon_eos_capture`, `ptp_unpack_EOS_DI`)
+    /// and its `ptp.h` notes. Of the operations it lists, those not modelled answer OperationNotSupported.
     public static let canon: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "canon"
-        model.manufacturer = "Canon Inc."
+        model.manufacturer = CanonEOS5DMarkIVFacts.manufacturer
         model.model = "Canon EOS 5D Mark IV"
         model.deviceVersion = CanonEOS5DMarkIVFacts.deviceVersion
         model.serialNumber = "012345678901"
@@ -45,23 +51,16 @@ extension CameraModel {
         model.defaultSensorHeight = 2240 + 16
         model.folderSuffix = "CANON"
         model.filePrefix = "IMG_"
-        model.operationsSupported = [
-            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
-            .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .getDevicePropDesc,
-            .getDevicePropValue, .setDevicePropValue, .getPartialObject,
-            OperationCode.Canon.remoteRelease, OperationCode.Canon.setDevicePropValueEx,
-            OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode, OperationCode.Canon.getEvent,
-            OperationCode.Canon.transferComplete, OperationCode.Canon.pcHDDCapacity,
-            OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
-            OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock,
-            // EOS GetStorageIDs/GetStorageInfo: a real 5D Mark IV lists them (the first 240 bytes of its DeviceInfo
-            // in libgphoto2 issue 92 hold `01 91` and `02 91` among its 170 operations), as the EOS R does.
-            OperationCode.Canon.eosGetStorageIDs, OperationCode.Canon.eosGetStorageInfo,
-            // Live view and focus (`EmulatedCamera+LiveView.swift`): GetViewFinderData 0x9153, DoAf 0x9154, DriveLens
-            // 0x9155, which libgphoto2's `camera_capture_preview` and `config.c` drive; the EOS R's DeviceInfo
-            // (`Fixtures/ptp-real/canon-eos-r_ptpip-connect.hex`) lists them.
-            OperationCode.Canon.getViewFinderData, OperationCode.Canon.doAf, OperationCode.Canon.driveLens,
-        ]
+        // The real body's operations: the first 106 in its order, then the 15 more a second 5D Mark IV lists
+        // (``CanonEOS5DMarkIVFacts``). Among them the EOS operations libgphoto2 drives it with and the emulator answers
+        // (`EmulatedCamera+Canon.swift`, `EmulatedCamera+LiveView.swift`); the others answer OperationNotSupported.
+        // Like the real body it lists no GetDevicePropValue (0x1015).
+        model.operationsSupported = (CanonEOS5DMarkIVFacts.firstOperations + CanonEOS5DMarkIVFacts.laterOperations)
+            .map(OperationCode.init(rawValue:))
+        // The real body's five properties first, in its order; then the standard exposure properties the emulator
+        // models, which rawcap's Canon path still reads and sets (ExposureIndex, FNumber, …) and a real EOS reports as
+        // EOS properties (Av 0xD101, Tv 0xD102, ISO 0xD103, exposure compensation 0xD104) in GetEvent records instead.
+        model.realBodyProperties = CanonEOS5DMarkIVFacts.descriptions
         // EOS settings live in GetEvent records, not in standard descriptors: these codes are listed (as EOS
         // bodies list them) but answered only through the EOS operations.
         model.qualityProperty = CanonEOSImageFormat.property
@@ -83,6 +82,9 @@ extension CameraModel {
         // (libgphoto2 leaves the session open; the next host's OpenSession gets SessionAlreadyOpened, which it takes
         // as success).
         model.usbProductID = 0x3281
+        // A CR2's raw data is one lossless JPEG whose samples are pairs of horizontal pixels (``CR2Writer``).
+        model.sensorSizeRule = SensorSizeRule(
+            format: "CR2", evenWidthReason: "its lossless JPEG samples are pairs of horizontal pixels")
         // The real body's lists: CaptureFormats only JPEG, although its raw shots are CR2 (0xB103, among ImageFormats).
         model.captureFormats = CanonEOS5DMarkIVFacts.captureFormats.map(ObjectFormatCode.init(rawValue:))
         model.imageFormats = CanonEOS5DMarkIVFacts.imageFormats.map(ObjectFormatCode.init(rawValue:))

@@ -66,6 +66,7 @@ extension CameraModel {
         // libgphoto2 `models[]` flags this entry PTP_CAP|PTP_CAP_PREVIEW ("with new updated firmware 1.1").
         model.usbProductID = 0x02CD
         model.rawFileFormat = .raf
+        model.sensorSizeRule = SensorSizeRule(format: "RAF")
         return model
     }()
 }

@@ -89,6 +89,7 @@ extension CameraModel {
         model.personality = .nikon
         model.usbVendorID = USBVendorID.nikon.rawValue
         model.usbProductID = 0x0441
+        model.sensorSizeRule = SensorSizeRule(format: "NEF")
         model.captureFormats = [nikonNEFFormat, .exifJPEG]
         model.imageFormats = [.association, .exifJPEG, nikonNEFFormat]
         model.eventsSupported = [

@@ -18,6 +18,20 @@ extension CameraModel {
     /// an ILCE-7M3 is at hand; those of an ILCE-7SM3 (libgphoto2's `sony-a7sm3.txt`, `Fixtures/ptp-real`) and a
     /// DSC-RX100M7 (Rocc) are. PriorityMode 0xD25A is described as the ILCE-7SM3 does; the property list, the event
     /// order after the press and ObjectInMemory's values follow libgphoto2's `camera_sony_capture`.
+    ///
+    /// Re-basing it on the ILCE-7SM3 (libgphoto2 `cameras/sony-a7sm3.txt`, whose 0x9202 SDIO ext DeviceInfo (756 B)
+    /// and GetAllDevicePropData (9361 B) are whole in `Fixtures/traces/real/sony-ilce-7sm3_summary-sdio-allprops-usb.pcapng`)
+    /// needs, beyond swapping the facts: (1) the identity (Model "ILCE-7SM3", firmware "3.00", the 7SM3's USB product
+    /// ID from libgphoto2 `models[]`); (2) DeviceInfo, 0x9202 and 0x9209 answered from those bytes, with the
+    /// properties the emulator models updated in place; (3) rawcap's Sony settings moved to the 0xD2xx properties
+    /// such a body reports, as libgphoto2 `config.c` sets them through SetControlDeviceA: image quality
+    /// CompressionSetting 0xD253 (`_get/_put_Sony_300_CompressionSetting`, RAW/RAW+JPEG/JPEG split from JPEG quality
+    /// 0xD252), ISO 0xD21E (UINT32, `_put_Sony_ISO`), exposure compensation 0xD224 (INT16, `_put_Sony_ExpCompensation2`),
+    /// shutter 0xD20D (UINT32, `_put_Sony_ShutterSpeed`, stepped, bulb 0) and the aperture the body lists
+    /// (FNumber 0x5007 through SetControlDeviceA); today rawcap's Sony path and this body use the standard codes
+    /// (CompressionSetting 0x5004, ExposureIndex 0x500F, ExposureBiasCompensation 0x5010, ExposureTime 0x500D);
+    /// (4) `SonyRealBodyTests` comparing 0x9202's lists and each 0x9209 description with the recording. Not done in
+    /// issue 14's time.
     public static let sony: CameraModel = {
         var model = CameraModel.generic
         model.identifier = "sony"
@@ -59,6 +73,7 @@ extension CameraModel {
         // libgphoto2 `library.c` `models[]`: "Sony:Alpha-A7 III (PC Control)", 0x054c, 0x0c34, PTP_CAP|PTP_CAP_PREVIEW.
         model.usbProductID = 0x0C34
         model.rawFileFormat = .arw
+        model.sensorSizeRule = SensorSizeRule(format: "ARW")
         return model
     }()
 

@@ -110,6 +110,10 @@ public struct CameraModel: Hashable, Sendable {
     /// as inert descriptions wherever the emulator does not model the property, and listed in the order given (the
     /// modelled ones in their place in it).
     public var realBodyProperties: [DevicePropDesc] = []
+    /// The smallest sensor side the model's raw files hold: its shots are LibRaw-decoded files of the maker's format,
+    /// and a file whose image is too small does not decode (``SensorSizeRule``). `nil` for rawcap's TIFF/EP bodies,
+    /// whose 16-pixel minimum is the renderer's.
+    public var sensorSizeRule: SensorSizeRule? = nil
     /// The real body's DeviceInfo DevicePropertiesSupported, when it lists other properties than it describes (a
     /// Fujifilm X-T2 lists properties it refuses to describe and answers some it does not list); `nil` lists the
     /// described ones.
@@ -134,6 +138,42 @@ public struct CameraModel: Hashable, Sendable {
         /// The generic camera lying on purpose: the `hostile=` faults (``HostileBehaviour``), in
         /// `EmulatedCamera+Hostile.swift`.
         case hostile
+    }
+
+    /// What sensor sizes a maker's raw format holds, checked when the camera is made (`rawcap sim serve --sensor`),
+    /// so a size whose shots could never be read is refused at start (exit 64) instead of a shot that never comes.
+    public struct SensorSizeRule: Hashable, Sendable {
+        /// The file format's name in messages (`CR2`, `NEF`, `ARW`, `RAF`).
+        public var format: String
+        /// The smallest width and height.
+        public var minimumSide: Int
+        /// Whether the width must be even, and why (`nil` when any width fits).
+        public var evenWidthReason: String?
+
+        /// The four makers' formats as rawcap writes and LibRaw reads them: LibRaw's identify rejects an image under
+        /// 22 pixels a side ("Early reject for damaged images", `src/metadata/identify.cpp`: `height < 22 || width <
+        /// 22` leaves `is_raw` 0, "Unsupported file format"), and it reads the emulated NEF, CR2, ARW and RAF a
+        /// little inside the readout: at 22×22 and 23×23 each is refused, at 24×24 each decodes
+        /// (`SensorSizeTests` shoots and decodes one of each at the minimum).
+        public static let libRawMinimumSide = 24
+
+        /// Creates a rule.
+        public init(format: String, minimumSide: Int = libRawMinimumSide, evenWidthReason: String? = nil) {
+            (self.format, self.minimumSide, self.evenWidthReason) = (format, minimumSide, evenWidthReason)
+        }
+
+        /// Why `width`×`height` does not fit, or `nil` when it does.
+        public func refusal(width: Int, height: Int, model: String) -> String? {
+            if width < minimumSide || height < minimumSide {
+                return "sensor \(width)×\(height): the \(model) body writes \(format) files, which LibRaw reads from "
+                    + "\(minimumSide)×\(minimumSide) up; the smallest sensor is \(minimumSide)x\(minimumSide)"
+            }
+            if let evenWidthReason, width % 2 != 0 {
+                return "sensor \(width)×\(height): the \(model) body writes \(format) files, whose width is even "
+                    + "(\(evenWidthReason)); try \(width + 1)x\(height)"
+            }
+            return nil
+        }
     }
 
     /// One value of the image-quality property.

@@ -1,6 +1,6 @@
 import PTP
 
-/// What is known of a real Canon EOS 5D Mark IV's DeviceInfo, from two public sources:
+/// What is known of a real Canon EOS 5D Mark IV's DeviceInfo, from three public sources:
 ///
 /// - the first 240 of the 605 bytes of its GetDeviceInfo data phase, in a libgphoto2 debug log a user posted to
 ///   libgphoto2 issue 92 (https://github.com/gphoto/libgphoto2/issues/92; camera output only): ``header`` is its
@@ -8,16 +8,19 @@ import PTP
 ///   bytes hold (of 170);
 /// - libgphoto2's summary of one (`camlibs/ptp2/cameras/canon-eos5dmark4.txt` at libgphoto2 commit d1f3bf3a, SHA-256
 ///   218c2c541584e7905dc142c3215f9a4e031672901a7b7ca3eba2137dbe10ce21): firmware "3-1.0.1", the formats, and the
-///   properties (0xD402, 0xD407, 0xD406, 0xD303, BatteryLevel).
+///   properties (0xD402, 0xD407, 0xD406, 0xD303, BatteryLevel), and its Manufacturer, "Canon.Inc";
+/// - the report PTP Webcam printed for one with firmware 3-1.2.1 (https://github.com/dognotdog/ptpwebcam/issues/50;
+///   camera output only), which lists its operations in numeric order: the part of it read (up to 0x9115) gives
+///   ``laterOperations``.
 ///
 /// The `canon` personality (``CameraModel/canon``) answers the header (VendorExtensionID 6, Microsoft: libgphoto2
 /// `fixup_cached_deviceinfo` turns it into Canon's 0x0B for a body on Canon's USB vendor ID or named "Canon", which is
-/// why its summary shows 0xB), the firmware and the formats as the real body does. Not yet as the real body: its
-/// operations (the emulator lists the EOS operations it models; the real body's 170 include GetDeviceInfoEx 0x9108,
-/// which libgphoto2 calls when listed and the emulator does not answer), its properties (the real body lists five
-/// and keeps its settings in EOS GetEvent records; the emulator lists the standard exposure properties rawcap's Canon
-/// path sets), and its Manufacturer (the summary prints "Canon.Inc"; the emulator's "Canon Inc." is also its CR2s'
-/// TIFF Make).
+/// why its summary shows 0xB), the Manufacturer, the firmware, the formats and the five properties as the real body
+/// does (the five first, followed by the standard exposure properties rawcap's Canon path still sets: a difference
+/// kept until that path uses the EOS properties 0xD101–0xD104), and lists ``firstOperations`` in the body's order
+/// followed by ``laterOperations``: 121 of the real 170. The
+/// other 49 (all above 0x9115, since the numeric report holds every code up to there) are in no source read, and the
+/// place of the 15 later ones in the body's array is not known.
 enum CanonEOS5DMarkIVFacts {
     /// The DeviceInfo dataset's first 15 bytes, as the body sent them (issue 92, offsets 0x0C–0x1A of the container):
     /// StandardVersion 100, VendorExtensionID 6, VendorExtensionVersion 100, an empty VendorExtensionDesc,
@@ -38,6 +41,33 @@ enum CanonEOS5DMarkIVFacts {
         0x91e4 0x91e6 0x91e7 0x91e8 0x91e9 0x91ea 0x91eb 0x91ec 0x91ed 0x91ee 0x91ef 0x91f8 0x91f9 0x9144 0x9145
         0x91d3
         """)
+
+    /// Operations the 5D Mark IV of the PTP Webcam report lists that are not among ``firstOperations``: its list up to
+    /// 0x9115, less those 106. In numeric order, as the report prints them (their order in the body's array is not
+    /// in any source read). The firmware differs (3-1.2.1, issue 92's body 3-1.1.2).
+    static let laterOperations = RealBodyFacts.codes(
+        """
+        0x100b 0x9050 0x9051 0x9052 0x9053 0x9057 0x9058 0x9059 0x905a 0x905b 0x905c 0x905d 0x905f 0x9105 0x910f
+        """)
+
+    /// Manufacturer in the summary (and in issue 92's debug log, and the PTP Webcam report's title).
+    static let manufacturer = "Canon.Inc"
+
+    /// DevicePropertiesSupported, in the summary's order. A 5D Mark IV lists these five and reports its settings
+    /// (ImageFormat, Tv, Av, ISO, capture destination, …) only in EOS GetEvent records.
+    static let properties = RealBodyFacts.codes("0xd402 0xd407 0xd406 0xd303 0x5001")
+
+    /// Each property as the summary describes it ("Property 0xd402:(read only) (type=0xffff) 'Canon EOS 5D Mark IV'",
+    /// …; type 0x6 is UINT32, 0x2 UINT8, 0xFFFF a string). BatteryLevel ("Enumeration [100,0,75,0,50] value: 78%") is
+    /// the emulator's modelled battery, which keeps its own description in this place.
+    static let text = """
+        0xd402 str r none = 'Canon EOS 5D Mark IV'
+        0xd407 u32 r none = 1
+        0xd406 str rw none = 'Unknown Initiator'
+        0xd303 u8 r none = 1
+        0x5001 u8 r enum 100 0 75 0 50 = 78
+        """
+    static let descriptions = RealBodyFacts.descriptions(text)
 
     /// DeviceVersion in the summary.
     static let deviceVersion = "3-1.0.1"

@@ -65,6 +65,15 @@ extension EmulatedCamera {
     /// - TransferComplete (0x9117): frees a held object.
     /// - EOS GetStorageIDs (0x9101) and EOS GetStorageInfo (0x9102): the card, as GetStorageIDs/GetStorageInfo
     ///   answer it.
+    /// - GetDeviceInfoEx (0x9108): the EOS events and properties the personality reports in GetEvent records
+    ///   (``canonDeviceInfoEx``). libgphoto2 asks for it before each capture preparation and fails the capture when
+    ///   it is refused (`config.c` `camera_prepare_canon_eos_capture`, `C_PTP (ptp_canon_eos_getdeviceinfo …)`).
+    /// - GetObjectInfoEx (0x9109): the objects in a folder (or a store's root) as EOS folder entries
+    ///   (``canonFolderEntries(storage:parent:)``), libgphoto2's "EOS fast directory" listing.
+    /// - AfCancel (0x9160): OK (libgphoto2 sends it after a capture and logs a refusal).
+    /// - SetRequestOLCInfoGroup (0x913D): OK (libgphoto2 sends it after SetEventMode when listed, failing on an
+    ///   error); RequestDevicePropValue (0x9127): OK, and the property's record comes with the next GetEvent when the
+    ///   personality reports it.
     /// - GetDevicePropDesc/Value and SetDevicePropValue of the EOS properties: DevicePropNotSupported (EOS bodies
     ///   answer them only through GetEvent and SetDevicePropValueEx).
     func answerCanon(_ request: PTPRequest, dataOut: [UInt8]?) -> PTPResponderReply? {
@@ -93,8 +102,20 @@ extension EmulatedCamera {
             guard let bytes = dataOut else { return PTPResponderReply(.invalidDataset) }
             return setCanonProperty(bytes)
         case OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.setUILock,
-            OperationCode.Canon.resetUILock:
+            OperationCode.Canon.resetUILock, OperationCode.Canon.setRequestOLCInfoGroup, OperationCode.Canon.afCancel:
             return PTPResponderReply()
+        case OperationCode.Canon.getObjectInfoEx:
+            return canonFolderEntries(storage: parameter(0), parent: parameter(1))
+        case OperationCode.Canon.requestDevicePropValue:
+            if Self.canonReportedProperties.contains(DevicePropertyCode(rawValue: UInt16(truncatingIfNeeded: parameter(0)))),
+                canon.eventMode == CanonEOSCapture.eventModeOn
+            {
+                canon.queueSettings()
+                queueCanonShutterSpeed()
+            }
+            return PTPResponderReply()
+        case OperationCode.Canon.getDeviceInfoEx:
+            return .data(Self.canonDeviceInfoEx)
         case OperationCode.Canon.remoteReleaseOff:
             // Releasing the full press ends a bulb exposure (libgphoto2 `config.c` "eosremoterelease" Release Full
             // sends RemoteReleaseOff 2); otherwise lifting a button changes nothing.
@@ -151,12 +172,82 @@ extension EmulatedCamera {
         }
     }
 
+    /// The EOS events the personality sends in GetEvent records.
+    static let canonReportedEvents: [EventCode] = [
+        EventCode.Canon.objectAddedEx, EventCode.Canon.requestObjectTransfer, EventCode.Canon.propValueChanged,
+        EventCode.Canon.availListChanged,
+    ]
+    /// The EOS properties the personality reports in GetEvent records: ImageFormat, CaptureDestination,
+    /// AvailableShots, Tv, EVFOutputDevice and EVFMode.
+    static let canonReportedProperties: [DevicePropertyCode] = [
+        CanonEOSImageFormat.property, CanonEOSCapture.captureDestinationProperty,
+        DevicePropertyCode.Canon.eosAvailableShots, CanonEOSShutterSpeed.property, CanonEOSLiveView.outputDeviceProperty,
+        CanonEOSLiveView.modeProperty,
+    ]
+
+    /// GetDeviceInfoEx's data as libgphoto2 `ptp-pack.c` `ptp_unpack_EOS_DI` reads it: a UINT32 byte count of the
+    /// dataset, then three arrays of UINT32 (a count, then the elements): events, properties, and a third list
+    /// libgphoto2 calls "unk", whose meaning is not known: the emulator sends the EOS R's, 0, 1, 2, 4, 8
+    /// (`cameras/canon-eos-r.txt`), as libgphoto2 2.5.x before the array rework refuses the answer when any of the
+    /// three is empty (the installed gphoto2's `ptp_unpack_EOS_DI` did: "PTP I/O Error"). No real 5D Mark IV answer is
+    /// in any source read; the first two lists are what the personality reports (``canonReportedEvents``,
+    /// ``canonReportedProperties``).
+    static let canonDeviceInfoEx: [UInt8] = {
+        var body = WireWriter(byteOrder: .little)
+        func array(_ values: [UInt32]) {
+            body.write(UInt32(values.count))
+            for value in values { body.write(value) }
+        }
+        array(canonReportedEvents.map { UInt32($0.rawValue) })
+        array(canonReportedProperties.map { UInt32($0.rawValue) })
+        array([0, 1, 2, 4, 8])
+        var writer = WireWriter(byteOrder: .little)
+        writer.write(UInt32(4 + body.bytes.count))
+        writer.write(bytes: body.bytes)
+        return writer.bytes
+    }()
+
+    /// GetObjectInfoEx's data as libgphoto2 `ptp.c` `ptp_canon_eos_getobjectinfoex` and `ptp-pack.c`
+    /// `ptp_unpack_Canon_EOS_FE` read it: a UINT32 entry count, then per object a UINT32 entry size (56) and 52 bytes
+    /// with the handle at 0, the storage ID at 4, the format (UINT16) at 8, the flags at 16 (bit 0 read-only), the
+    /// size at 20, the file name (12 characters and a NUL) at 32 and the time (seconds since 1970) at 48. `parent`
+    /// 0xFFFFFFFF is the store's root. No real 5D Mark IV answer is in any source read.
+    private func canonFolderEntries(storage: UInt32, parent: UInt32) -> PTPResponderReply {
+        let handles: [ObjectHandle]
+        do {
+            handles = try store.handles(storage: storage, format: 0, parent: parent == 0 ? 0xFFFF_FFFF : parent)
+        } catch {
+            return PTPResponderReply(error.code)
+        }
+        var writer = WireWriter(byteOrder: .little)
+        writer.write(UInt32(handles.count))
+        for handle in handles {
+            guard let object = store.object(handle) else { continue }
+            var entry = [UInt8](repeating: 0, count: 52)
+            func put(_ value: UInt32, at offset: Int) {
+                for index in 0..<4 { entry[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+            }
+            put(handle.rawValue, at: 0)
+            put(object.info.storageID.rawValue, at: 4)
+            put(UInt32(object.info.objectFormat.rawValue), at: 8)
+            put(object.info.objectCompressedSize, at: 20)
+            for (index, byte) in object.info.filename.utf8.prefix(12).enumerated() { entry[32 + index] = byte }
+            let time = (try? PTPDateTime(ptpString: object.info.captureDate))?.secondsSince1970() ?? 0
+            put(UInt32(clamping: time), at: 48)
+            writer.write(UInt32(4 + entry.count))
+            writer.write(bytes: entry)
+        }
+        return .data(writer.bytes)
+    }
+
     private static let canonOperations: Set<OperationCode> = [
         OperationCode.Canon.setRemoteMode, OperationCode.Canon.setEventMode, OperationCode.Canon.getEvent,
         OperationCode.Canon.pcHDDCapacity, OperationCode.Canon.keepDeviceOn, OperationCode.Canon.remoteReleaseOn,
         OperationCode.Canon.remoteReleaseOff, OperationCode.Canon.remoteRelease, OperationCode.Canon.transferComplete,
         OperationCode.Canon.setUILock, OperationCode.Canon.resetUILock, OperationCode.Canon.eosGetStorageIDs,
-        OperationCode.Canon.eosGetStorageInfo,
+        OperationCode.Canon.eosGetStorageInfo, OperationCode.Canon.getDeviceInfoEx,
+        OperationCode.Canon.setRequestOLCInfoGroup, OperationCode.Canon.requestDevicePropValue,
+        OperationCode.Canon.getObjectInfoEx, OperationCode.Canon.afCancel,
     ]
 
     private func setCanonProperty(_ bytes: [UInt8]) -> PTPResponderReply {

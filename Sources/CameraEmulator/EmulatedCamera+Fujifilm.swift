@@ -100,6 +100,16 @@ extension EmulatedCamera {
         }
     }
 
+    /// Where a tethered shot is stored: camera memory while MediaRecord (0xD20C) is 4, "off" (the real X-T2 in tether
+    /// mode starts so and serves its shots from a "Still" RAM store, libgphoto2 `cameras/fuji-xt2.txt`), the card
+    /// once the host sets 1, 2 or 3 (Fujifilm SDK `XAPI.h` `XSDK_MEDIAREC_RAWJPEG`, `_RAW`, `_JPEG`). Unlike the real
+    /// body, which keeps a card copy besides the one it hands the host and lists only its RAM stores, the emulator
+    /// stores the shot once, on the card it lists, so the host finds each file once.
+    var fujifilmCaptureStorage: StorageID {
+        properties.integer(FujifilmCapture.mediaRecordProperty) == Int(FujifilmCapture.mediaRecordOff)
+            ? Self.memoryStorageID : Self.cardStorageID
+    }
+
     /// A stored shot changes ObjectCount (0xD222) in the change list, once per object; focus is released.
     func fujifilmShotStored(_ stored: [ObjectHandle]) {
         let count = (try? store.handles(storage: StorageID.all.rawValue, format: 0, parent: 0))?.count ?? 0

@@ -62,7 +62,8 @@ extension EmulatedCamera {
 
     /// The store captures go to when InitiateCapture leaves the choice to the camera.
     var captureTargetStorage: StorageID {
-        properties.integer(model.captureTargetProperty) == 1 ? Self.memoryStorageID : Self.cardStorageID
+        if model.personality == .fujifilm { return fujifilmCaptureStorage }
+        return properties.integer(model.captureTargetProperty) == 1 ? Self.memoryStorageID : Self.cardStorageID
     }
 
     /// The light the white balance setting balances for; `nil` for automatic (the scene's own light).

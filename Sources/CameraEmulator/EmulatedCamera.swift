@@ -138,7 +138,8 @@ public actor EmulatedCamera: PTPResponder {
     /// Creates a camera of `model`.
     ///
     /// - Throws: ``EmulatorError/Code-swift.struct/invalidConfiguration`` for a sensor size the synthetic scene
-    ///   cannot render (16…65535 pixels a side, up to 400 megapixels) or an empty store.
+    ///   cannot render (16…65535 pixels a side, up to 400 megapixels), one the model's raw format does not hold
+    ///   (``CameraModel/sensorSizeRule``), or an empty store.
     public init(model: CameraModel = .generic, configuration: Configuration = Configuration()) throws(EmulatorError) {
         let width = configuration.sensorWidth ?? model.defaultSensorWidth
         let height = configuration.sensorHeight ?? model.defaultSensorHeight
@@ -148,6 +149,9 @@ public actor EmulatedCamera: PTPResponder {
             throw EmulatorError(
                 .invalidConfiguration,
                 "sensor \(width)×\(height): each side 16…\(RawFrame.maxDimension), at most \(SyntheticScene.maxPixelCount) pixels")
+        }
+        if let rule = model.sensorSizeRule, let refusal = rule.refusal(width: width, height: height, model: model.identifier) {
+            throw EmulatorError(.invalidConfiguration, refusal)
         }
         guard configuration.cardCapacity > 0, configuration.memoryCapacity > 0 else {
             throw EmulatorError(.invalidConfiguration, "the card and the camera memory need a capacity")

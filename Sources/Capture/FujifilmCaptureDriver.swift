@@ -19,6 +19,12 @@ import PTP
 /// ``finish(session:logger:)`` gives the body its controls back (PriorityMode 1). Objects are read whole with
 /// GetObject (``CameraProfile/partialObjectDownloads``).
 ///
+/// `--keep-on-card` (``keepingFilesOnCard(session:)``) sets MediaRecord (0xD20C) to 1, RAW+JPEG (Fujifilm X/GFX SDK
+/// `XAPI.h` `XSDK_MEDIAREC_RAWJPEG`; its samples call `XSDK_SetMediaRecord` after `XSDK_SetPriorityMode(PC)`), once the
+/// host has priority, and puts it back in `finish`. A tethered X-T2 starts with 4 (`XSDK_MEDIAREC_OFF`: the shot
+/// reaches only the host, from the body's "Still" RAM store; libgphoto2's `cameras/fuji-xt2.txt`). libgphoto2 has no
+/// capture target for Fujifilm bodies (`config.c` "capturetarget" covers Canon, Nikon, Sony, Panasonic).
+///
 /// Differences from libgphoto2 (813de344) kept on purpose or not yet ported, one per line:
 /// - PriorityMode 2 once in `prepare`, not again before each shot (`camera_fuji_capture`).
 /// - the wait is `shotTimeout`, not scaled from ExposureTime up to two hours (`camera_fuji_capture`).
@@ -34,6 +40,8 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         var changeList = true
         /// Whether `prepare` gave the host priority (0xD207 = 2), to give back in `finish`.
         var priorityTaken = false
+        /// MediaRecord (0xD20C) as `--keep-on-card` found it, to put back in `finish`.
+        var mediaRecordBefore: PTPValue?
         var logger = Logger(label: "rawcap.capture.fujifilm")
 
         func update(captureControl: Bool, afStatus: Bool, priorityTaken: Bool, logger: Logger) {
@@ -42,6 +50,14 @@ public struct FujifilmCaptureDriver: CaptureDriver {
             self.priorityTaken = priorityTaken
             self.logger = logger
             changeList = true
+        }
+
+        func setMediaRecordBefore(_ value: PTPValue?) { mediaRecordBefore = value }
+
+        /// MediaRecord's value to put back, if any; asked once.
+        func takeMediaRecordBefore() -> PTPValue? {
+            defer { mediaRecordBefore = nil }
+            return mediaRecordBefore
         }
 
         /// Whether priority is to be given back; asked once.
@@ -64,6 +80,8 @@ public struct FujifilmCaptureDriver: CaptureDriver {
     public var autofocus: Bool
     /// Pause between polls of AFStatus and of the change list.
     public var pollInterval: Duration
+    /// Whether the body is to record its shots on its card too (`--keep-on-card`: MediaRecord 0xD20C).
+    public private(set) var recordsOnCard = false
     let capabilities = Capabilities()
     /// New objects a body-shot wait found that belong to the next shot (`BodyShots.swift`).
     let carriedHandles = BodyShotCarry<ObjectHandle>()
@@ -103,11 +121,36 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         await capabilities.update(
             captureControl: captureControl, afStatus: properties.contains(DevicePropertyCode.Fujifilm.afStatus),
             priorityTaken: priority, logger: logger)
+        if recordsOnCard { try await recordOnCard(session: session, logger: logger) }
+    }
+
+    /// MediaRecord (0xD20C) to 1 (RAW+JPEG on the card), remembering the body's value; a refusal fails the run
+    /// before anything is shot, as `--keep-on-card` cannot be honoured.
+    private func recordOnCard(session: PTPSession, logger: Logger) async throws {
+        let property = FujifilmCapture.mediaRecordProperty
+        let before = try await session.getDevicePropValue(property, type: .uint16)
+        guard before != .uint16(FujifilmCapture.mediaRecordOnCard) else { return }
+        do {
+            try await session.setDevicePropValue(property, .uint16(FujifilmCapture.mediaRecordOnCard))
+        } catch let error as PTPError where error.code == .deviceResponse {
+            throw CaptureError(
+                .cardCopyUnavailable,
+                "--keep-on-card: the camera refused card recording (MediaRecord 0xD20C = 1): \(error)")
+        }
+        await capabilities.setMediaRecordBefore(before)
+        logger.debug("Fujifilm: MediaRecord 0xD20C \(before) -> 1 (RAW+JPEG on the card)")
     }
 
     /// Gives the body its controls back: PriorityMode (0xD207) = 1, "camera" (libgphoto2 `config.c`
     /// `camera_unprepare_capture`), when `prepare` took it. A refusal is logged.
     public func finish(session: PTPSession, logger: Logger) async {
+        if let before = await capabilities.takeMediaRecordBefore() {
+            do {
+                try await session.setDevicePropValue(FujifilmCapture.mediaRecordProperty, before)
+            } catch {
+                logger.warning("could not put the Fujifilm camera's MediaRecord (0xD20C) back to \(before): \(error)")
+            }
+        }
         guard await capabilities.takePriority() else { return }
         do {
             try await session.setDevicePropValue(
@@ -125,13 +168,34 @@ public struct FujifilmCaptureDriver: CaptureDriver {
         try await shoot(session: session, expecting: expecting, timing: timing, bulb: nil, announce: announce)
     }
 
-    /// `--keep-on-card`: libgphoto2 has no capture target for Fujifilm bodies (`config.c` "capturetarget" covers
-    /// Canon, Nikon, Sony, Panasonic), and a tethered X body stores where its own menu says.
+    /// `--keep-on-card`: the same driver, setting MediaRecord (0xD20C) to record on the card in `prepare`. A body
+    /// that lists no MediaRecord, or whose description offers no 1, cannot be told and is refused here (exit 64).
     public func keepingFilesOnCard(session: PTPSession) async throws -> any CaptureDriver {
-        throw CaptureError(
-            .cardCopyUnavailable,
-            "--keep-on-card: rawcap cannot choose where a Fujifilm body stores its shots (no capture target known); "
-                + "its own tether menu decides")
+        let property = FujifilmCapture.mediaRecordProperty
+        let info = try await session.deviceInfo()
+        guard info.devicePropertiesSupported.contains(property) else {
+            throw CaptureError(
+                .cardCopyUnavailable,
+                "--keep-on-card: the camera lists no MediaRecord (0xD20C), through which a Fujifilm body records its "
+                    + "tethered shots on its card")
+        }
+        let description = try await session.getDevicePropDesc(property)
+        let offersCard: Bool
+        switch description.form {
+        case .enumeration(let values): offersCard = values.contains(.uint16(FujifilmCapture.mediaRecordOnCard))
+        case .range(let low, let high, _):
+            let wanted = Int(FujifilmCapture.mediaRecordOnCard)
+            offersCard = (low.integerValue ?? Int.max) <= wanted && wanted <= (high.integerValue ?? Int.min)
+        case .none: offersCard = true
+        }
+        guard description.isSettable, offersCard else {
+            throw CaptureError(
+                .cardCopyUnavailable,
+                "--keep-on-card: the camera's MediaRecord (0xD20C) does not offer 1 (RAW+JPEG on the card): \(description.form)")
+        }
+        var driver = FujifilmCaptureDriver(autofocus: autofocus, pollInterval: pollInterval)
+        driver.recordsOnCard = true
+        return driver
     }
 
     /// Fujifilm bulb needs CaptureControl (0xD208).

@@ -17,7 +17,7 @@ import Testing
         return names.sorted()
     }
 
-    @Test(arguments: ["generic", "nikon", "canon", "sony"])
+    @Test(arguments: ["generic", "nikon", "canon", "sony", "fuji"])
     func theShotsStayOnTheCard(family: String) async throws {
         let rig = try await CaptureRig(width: 160, height: 120, model: try CameraModel.named(family))
         defer { Task { await rig.close() } }
@@ -33,9 +33,9 @@ import Testing
         #expect(start.detail?.contains("kept on the camera's card") == true)
     }
 
-    /// Without the option, the vendor bodies shoot to their memory (Nikon SDRAM, Canon host, Sony host): the card
-    /// stays empty.
-    @Test(arguments: ["nikon", "canon", "sony"])
+    /// Without the option, the vendor bodies shoot to their memory (Nikon SDRAM, Canon host, Sony host, Fujifilm
+    /// with MediaRecord off): the card stays empty.
+    @Test(arguments: ["nikon", "canon", "sony", "fuji"])
     func withoutTheOptionTheCardStaysEmpty(family: String) async throws {
         let rig = try await CaptureRig(width: 160, height: 120, model: try CameraModel.named(family))
         defer { Task { await rig.close() } }
@@ -73,15 +73,36 @@ import Testing
         #expect(after?.currentValue == .uint16(SonyControl.storeOnHost))
     }
 
-    /// Fujifilm: a clear error before anything is fired.
-    @Test(arguments: ["fuji"])
-    func familiesWithoutACardTargetAreRefused(family: String) async throws {
-        let rig = try await CaptureRig(width: 160, height: 120, model: try CameraModel.named(family))
+    /// Fujifilm: MediaRecord (0xD20C) is 1 (RAW+JPEG on the card) for the run, set once the host has priority, and
+    /// put back to the body's 4 (off) afterwards.
+    @Test func theFujifilmMediaRecordIsSetAndPutBack() async throws {
+        let rig = try await CaptureRig(width: 160, height: 120, model: .fujifilm)
+        defer { Task { await rig.close() } }
+        var plan = ShootPlan(format: .auto, count: 1)
+        plan.keepOnCard = true
+        _ = try await rig.shoot(plan)
+        let transcript = await rig.camera.transcript
+        let writes = transcript.enumerated().filter {
+            $0.element.code == .setDevicePropValue && $0.element.parameters.first == 0xD20C
+        }
+        #expect(writes.count == 2, "set to 1, then back: \(transcript.map(\.code))")
+        let priority = try #require(
+            transcript.firstIndex { $0.code == .setDevicePropValue && $0.parameters.first == 0xD207 })
+        #expect(writes.first.map { $0.offset > priority } == true, "MediaRecord is set after PriorityMode")
+        let after = try await rig.session.getDevicePropValue(FujifilmCapture.mediaRecordProperty, type: .uint16)
+        #expect(after == .uint16(FujifilmCapture.mediaRecordOff))
+    }
+
+    /// A Fujifilm body that lists no MediaRecord: a clear error before anything is fired.
+    @Test func aFujifilmBodyWithoutMediaRecordIsRefused() async throws {
+        var model = CameraModel.fujifilm
+        model.deviceInfoProperties?.removeAll { $0 == FujifilmCapture.mediaRecordProperty }
+        let rig = try await CaptureRig(width: 160, height: 120, model: model)
         defer { Task { await rig.close() } }
         var plan = ShootPlan(format: .auto, count: 1)
         plan.keepOnCard = true
         await #expect(throws: CaptureError(.cardCopyUnavailable)) { try await rig.shoot(plan) }
         let codes = await rig.camera.transcript.map(\.code)
-        #expect(!codes.contains(.initiateCapture) && !codes.contains(OperationCode.Sony.setControlDeviceB))
+        #expect(!codes.contains(.initiateCapture))
     }
 }

@@ -214,6 +214,9 @@ extension OperationCode {
         public static let bulbEnd = OperationCode(rawValue: 0x9126)
         /// RequestDevicePropValue, 0x9127.
         public static let requestDevicePropValue = OperationCode(rawValue: 0x9127)
+        /// SetRequestOLCInfoGroup, 0x913D: one parameter, the OLC info groups to report (libgphoto2 `config.c`
+        /// `camera_prepare_canon_eos_capture` sends 0x00001FFF when the body lists it).
+        public static let setRequestOLCInfoGroup = OperationCode(rawValue: 0x913D)
         /// RemoteReleaseOn, 0x9128: parameters (1 half / 2 full press, 0 AF / 1 no AF).
         public static let remoteReleaseOn = OperationCode(rawValue: 0x9128)
         /// RemoteReleaseOff, 0x9129: parameter 1 half / 2 full press.
@@ -291,6 +294,7 @@ extension OperationCode {
             0x912C: "GetPartialObjectEx",
             0x9151: "InitiateViewfinder",
             0x9152: "TerminateViewfinder",
+            0x913D: "SetRequestOLCInfoGroup",
             0x9153: "GetViewFinderData",
             0x9154: "DoAf",
             0x9155: "DriveLens",

@@ -36,6 +36,16 @@ public enum FujifilmCapture {
     public static let priorityModeProperty = DevicePropertyCode.Fujifilm.priorityMode
     /// The property whose value lists changed properties (UINT16 count, then UINT16 code + UINT32 value): 0xD212.
     public static let changesProperty = DevicePropertyCode.Fujifilm.currentState
+    /// The property that says whether the body also records its tethered shots on its card: MediaRecord, 0xD20C
+    /// (libgphoto2 `ptp.h` `PTP_DPC_FUJI_MediaRecord`, "from capmediarecord"; a real X-T2 describes it as UINT16,
+    /// read-write, enumeration 1 2 3 4, current 4, in libgphoto2's `cameras/fuji-xt2.txt`).
+    public static let mediaRecordProperty = DevicePropertyCode.Fujifilm.mediaRecord
+    /// MediaRecord value that records RAW and JPEG on the card (Fujifilm X/GFX SDK `XAPI.h`
+    /// `XSDK_MEDIAREC_RAWJPEG` 0x0001; 0x0002 RAW, 0x0003 JPEG): what the SDK's samples set to turn card recording on.
+    public static let mediaRecordOnCard: UInt16 = 0x0001
+    /// MediaRecord value that records nothing on the card (`XSDK_MEDIAREC_OFF` 0x0004): the shot only reaches the
+    /// host.
+    public static let mediaRecordOff: UInt16 = 0x0004
 
     /// One property write followed by InitiateCapture.
     public struct Step: Hashable, Sendable {
