@@ -39,20 +39,26 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
         nodePath = String(cString: fakeusb_device_node(pointer))
     }
 
-    /// The C device while the testbed exists.
-    private var device: OpaquePointer? {
-        state.withLock { $0.pointer }
+    /// Calls `body` with the C device while the testbed exists (`nil` once it is gone), holding the lock that
+    /// ``invalidate()`` takes: the testbed frees the device once that returns, so a call that had already read the
+    /// pointer must not still be running then. The C calls never block, so holding the lock costs little.
+    private func withDevice<Value: Sendable>(_ body: (OpaquePointer) -> Value) -> Value? {
+        state.withLock { state in state.pointer.map(body) }
     }
 
-    /// Forgets the C device (its testbed is being destroyed).
-    func invalidate() {
+    /// Forgets the C device (its testbed is about to free it) and waits for the class-request pump to end: no C
+    /// call on the device runs once this returns, and none starts later.
+    func invalidate() async {
         let pump = state.withLock { state in
             state.pointer = nil
             defer { state.controlPump = nil }
             return state.controlPump
         }
+        signal.detach()
         pump?.cancel()
         signal.fire()
+        // A handler the pump is awaiting finishes; its answer is then dropped (the device is gone).
+        await pump?.value
     }
 
     // MARK: USBDeviceEndpoints
@@ -64,12 +70,14 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: limit)
         while true {
-            guard let device else { throw USBPipeError(.disconnected, partialData: received, "fake device removed") }
             let generation = signal.generation
             var ended: Int32 = 0
             let wanted = limit - received.count
-            let result = chunk.withUnsafeMutableBufferPointer { buffer in
-                fakeusb_read_out(device, buffer.baseAddress, wanted, &ended)
+            let read = chunk.withUnsafeMutableBufferPointer { buffer in
+                withDevice { fakeusb_read_out($0, buffer.baseAddress, wanted, &ended) }
+            }
+            guard let result = read else {
+                throw USBPipeError(.disconnected, partialData: received, "fake device removed")
             }
             if result >= 0 {
                 received.append(contentsOf: chunk.prefix(Int(result)))
@@ -99,26 +107,22 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
 
     /// Halts an endpoint until the host clears it (`libusb_clear_halt`).
     public func stall(_ endpoint: USBEndpoint) async {
-        guard let device else { return }
-        fakeusb_halt(device, UInt8(endpoint.conventionalAddress))
+        withDevice { fakeusb_halt($0, UInt8(endpoint.conventionalAddress)) }
     }
 
     /// Whether an endpoint is halted.
     public func isStalled(_ endpoint: USBEndpoint) async -> Bool {
-        guard let device else { return false }
-        return fakeusb_is_halted(device, UInt8(endpoint.conventionalAddress)) != 0
+        withDevice { fakeusb_is_halted($0, UInt8(endpoint.conventionalAddress)) != 0 } ?? false
     }
 
     /// Drops bulk IN data the host has not read.
     public func discardBulkIn() async {
-        guard let device else { return }
-        fakeusb_discard(device, 0x81)
+        withDevice { fakeusb_discard($0, 0x81) }
     }
 
     /// Drops bulk OUT data the device has not read.
     public func discardBulkOut() async {
-        guard let device else { return }
-        fakeusb_discard(device, 0x02)
+        withDevice { fakeusb_discard($0, 0x02) }
     }
 
     /// Installs the class-request handler and starts answering the host's requests with it.
@@ -137,15 +141,13 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
     /// Pulls the cable: in-flight transfers fail with `LIBUSB_TRANSFER_NO_DEVICE`, everything after with
     /// `LIBUSB_ERROR_NO_DEVICE`.
     public func disconnect() async {
-        guard let device else { return }
-        fakeusb_unplug(device)
+        withDevice { fakeusb_unplug($0) }
     }
 
     /// Pulls the cable and takes the device off the bus: libusb no longer lists it, and its address may be used by
     /// a device added later (a camera switched off, or asleep).
     public func removeFromBus() async {
-        guard let device else { return }
-        fakeusb_device_remove(device)
+        withDevice { fakeusb_device_remove($0) }
     }
 
     // MARK: Faults and counters
@@ -153,31 +155,36 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
     /// Makes claims of the interface fail with EBUSY (`LIBUSB_ERROR_BUSY`), as when another program holds the
     /// camera; `false` restores them.
     public func setHeldByAnotherProgram(_ held: Bool) {
-        guard let device else { return }
-        fakeusb_set_claim_error(device, held ? EBUSY : 0)
+        withDevice { fakeusb_set_claim_error($0, held ? EBUSY : 0) }
     }
 
     /// Sets the device node's permission bits (0 denies every user but root with CAP_DAC_OVERRIDE).
     public func setNodeMode(_ mode: UInt32) throws(FakeUSBError) {
-        guard let device else { throw FakeUSBError(.setupFailed, "fake device removed") }
-        let result = fakeusb_set_node_mode(device, mode)
+        guard let result = withDevice({ fakeusb_set_node_mode($0, mode) }) else {
+            throw FakeUSBError(.setupFailed, "fake device removed")
+        }
         if result != 0 { throw FakeUSBError(.setupFailed, "chmod \(nodePath): \(String(cString: strerror(-result)))") }
     }
 
     /// What the host did on the wire so far.
     public var statistics: FakeUSBStatistics {
-        var stats = fakeusb_stats()
-        if let device { fakeusb_get_stats(device, &stats) }
-        return FakeUSBStatistics(stats)
+        let stats = withDevice { device in
+            var stats = fakeusb_stats()
+            fakeusb_get_stats(device, &stats)
+            return stats
+        }
+        return FakeUSBStatistics(stats ?? fakeusb_stats())
     }
 
     // MARK: Plumbing
 
     private func write(_ bytes: [UInt8], endpoint: UInt8) async throws(USBPipeError) {
         while true {
-            guard let device else { throw USBPipeError(.disconnected, "fake device removed") }
             let generation = signal.generation
-            let result = bytes.withUnsafeBufferPointer { fakeusb_write_in(device, endpoint, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBufferPointer { buffer in
+                withDevice { fakeusb_write_in($0, endpoint, buffer.baseAddress, buffer.count) }
+            }
+            guard let result = written else { throw USBPipeError(.disconnected, "fake device removed") }
             switch -result {
             case 0: return
             case EAGAIN: break
@@ -190,24 +197,29 @@ public final class FakeUSBDevice: USBDeviceEndpoints, @unchecked Sendable {
         }
     }
 
-    /// Answers class requests until the task is cancelled or the device goes away.
+    /// Answers class requests until the task is cancelled or the device goes away. The device is looked up again
+    /// after each await: the handler may still be running when the testbed goes (``invalidate()`` waits for it).
     private func serveControlRequests() async {
         while !Task.isCancelled {
-            guard let device else { return }
             let generation = signal.generation
-            var request = fakeusb_control_request()
-            while fakeusb_next_control(device, &request) != 0 {
+            while true {
+                var request = fakeusb_control_request()
+                guard let taken = withDevice({ fakeusb_next_control($0, &request) }) else { return }
+                guard taken != 0 else { break }
                 let handler = state.withLock { $0.controlHandler }
                 let data = withUnsafeBytes(of: request.data) { Array($0.prefix(request.data_length)) }
                 let reply = await handler?(StillImageClassRequest(rawValue: request.request), data) ?? .stall
+                let id = request.id
+                let answered: Void?
                 switch reply {
                 case .data(let bytes):
-                    bytes.withUnsafeBufferPointer {
-                        fakeusb_answer_control(device, request.id, 0, $0.baseAddress, $0.count)
+                    answered = bytes.withUnsafeBufferPointer { buffer in
+                        withDevice { fakeusb_answer_control($0, id, 0, buffer.baseAddress, buffer.count) }
                     }
                 case .stall:
-                    fakeusb_answer_control(device, request.id, -EPIPE, nil, 0)
+                    answered = withDevice { fakeusb_answer_control($0, id, -EPIPE, nil, 0) }
                 }
+                if answered == nil { return }
             }
             await signal.wait(since: generation, until: nil)
         }

@@ -24,10 +24,15 @@ final class FakeUSBSignal: Sendable {
         state.withLock { $0.device = pointer }
     }
 
-    /// The device's change counter.
+    /// Forgets the C device before its testbed frees it; ``generation`` is 0 from then on.
+    func detach() {
+        state.withLock { $0.device = nil }
+    }
+
+    /// The device's change counter. Read under the lock ``detach()`` takes, so that the device cannot be freed
+    /// in the middle of the read.
     var generation: UInt64 {
-        let device = state.withLock { $0.device }
-        return device.map { fakeusb_device_generation($0.raw) } ?? 0
+        state.withLock { state in state.device.map { fakeusb_device_generation($0.raw) } } ?? 0
     }
 
     /// Resumes every waiter.

@@ -102,7 +102,9 @@ public final class FakeUSBTestbed: @unchecked Sendable {
             return cameras
         }
         for camera in cameras { await camera.stop() }
-        for camera in cameras { camera.device.invalidate() }
+        // After this no Swift code touches the C devices: the class-request pumps have ended, and every other
+        // call finds the device gone.
+        for camera in cameras { await camera.device.invalidate() }
         fakeusb_testbed_destroy(pointer)
         // The signals the C devices notified live in the cameras, which may outlive the testbed now safely.
         withExtendedLifetime(cameras) {}
