@@ -44,6 +44,11 @@ struct LibUSBTransfer: @unchecked Sendable {
     func run(
         buffer: UnsafeMutablePointer<UInt8>, length: Int, timeout: Duration, cancellation: Cancellation
     ) -> Outcome {
+        // A pipe closing cancels every registered transfer before it drains the I/O threads and closes the handle;
+        // a job that reaches its thread only after that drain must not touch the handle (it may be freed already).
+        guard !cancellation.isCancelled else {
+            return Outcome(actualLength: 0, error: LibUSBError(.interrupted, function: "libusb_submit_transfer", "transfer cancelled"))
+        }
         guard let transfer = libusb_alloc_transfer(0) else {
             return Outcome(actualLength: 0, error: LibUSBError(.noMemory, function: "libusb_alloc_transfer"))
         }
