@@ -69,9 +69,14 @@ let package = Package(
             name: "PTPRecord",
             dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
         ),
+        // The one TIFF/EXIF/DNG tag catalog (number, name, type, count) and the one libtiff tag extender, shared by the
+        // DNG writer and the raw reader.
+        .target(name: "TIFFVocabulary", dependencies: ["CLibTIFF"]),
         .target(
             name: "RawDecoders",
-            dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw", "PlatformSupport"]),
+            dependencies: [
+                "RawImage", "WireFormat", "LosslessJPEG", "TIFFVocabulary", "CLibTIFF", "CLibRaw", "PlatformSupport",
+            ]),
         // MD5 of many tiles at once in SIMD lanes: the DNG raw digest, several times faster than one MD5 at a time.
         .target(name: "CMultiMD5"),
         // Files rawcap saves, whatever they hold: a temporary name, fsync, publishing without replacing, the next
@@ -80,7 +85,8 @@ let package = Package(
         .target(
             name: "DNG",
             dependencies: [
-                "RawImage", "WireFormat", "LosslessJPEG", "OutputFiles", "CLibTIFF", "CTurboJPEG", "CCrypto", "CMultiMD5",
+                "RawImage", "WireFormat", "LosslessJPEG", "OutputFiles", "TIFFVocabulary", "CLibTIFF", "CTurboJPEG",
+                "CCrypto", "CMultiMD5",
             ]
         ),
         // The one step from a decoded raw to a written file (CFA or linear DNG, TIFF, original) that shoot, tether,
@@ -182,8 +188,8 @@ let package = Package(
         .testTarget(
             name: "DNGTests",
             dependencies: [
-                "DNG", "OutputFiles", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG",
-                "TestSupport",
+                "DNG", "OutputFiles", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "TIFFVocabulary", "CLibTIFF",
+                "CTurboJPEG", "TestSupport",
             ],
             // Python helpers the interop tests run with the venv's interpreter (rawpy, tifffile).
             exclude: ["Scripts"]),

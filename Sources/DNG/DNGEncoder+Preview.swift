@@ -71,7 +71,7 @@ extension DNGEncoder {
         -> [DNGEntry]
     {
         [
-            try DNGEntry(.newSubFileType, .long(1)),
+            try DNGEntry(.newSubfileType, .long(1)),
             try DNGEntry(.imageWidth, .long(UInt32(width))),
             try DNGEntry(.imageLength, .long(UInt32(height))),
             try DNGEntry(.bitsPerSample, .shorts([8, 8, 8])),
