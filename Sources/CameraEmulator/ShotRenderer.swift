@@ -1,5 +1,6 @@
 import DNG
 import Dispatch
+import JPEG
 import RawImage
 
 /// Photographs the synthetic scene for one shot and encodes the result, away from the camera's request path.

@@ -1,3 +1,4 @@
+import JPEG
 import WireFormat
 
 extension DNGEncoder {

@@ -1,6 +1,7 @@
 import CameraEmulator
 import DNG
 import Foundation
+import JPEG
 import RawDecoders
 import RawImage
 import TestSupport

@@ -1,6 +1,7 @@
 import CameraEmulator
 import DNG
 import Foundation
+import JPEG
 import RawImage
 
 /// Seeds for `FuzzRawFile`: small DNGs from rawcap's writer (every Bayer layout and X-Trans, 8…16 bits, both
