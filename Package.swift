@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PTP", targets: ["PTP"]),
         .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
         .library(name: "RawImage", targets: ["RawImage"]),
+        .library(name: "SceneSynthesis", targets: ["SceneSynthesis"]),
         .library(name: "OutputFiles", targets: ["OutputFiles"]),
         .library(name: "JPEG", targets: ["JPEG"]),
         .library(name: "DNG", targets: ["DNG"]),
@@ -39,6 +40,8 @@ let package = Package(
         // Pure code.
         .target(name: "WireFormat"),
         .target(name: "RawImage"),
+        // The emulator's sensor: a synthetic scene, a lens and a sensor model that make RawFrames without a camera.
+        .target(name: "SceneSynthesis", dependencies: ["RawImage"]),
         // What rawcap took from full Foundation, on FoundationEssentials and the C library instead (the executable
         // links no libFoundation and no ICU, which cost every command's start): printf-style numbers, whitespace
         // trimming, detached threads, a condition variable, whole writes to a descriptor, child processes.
@@ -101,7 +104,7 @@ let package = Package(
         .target(
             name: "CameraEmulator",
             dependencies: [
-                "PTP", "RawImage", "WireFormat", "DNG", "JPEG", "LosslessJPEG",
+                "PTP", "RawImage", "SceneSynthesis", "WireFormat", "DNG", "JPEG", "LosslessJPEG",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -148,7 +151,7 @@ let package = Package(
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         // PlatformSupport against full Foundation, which the tests may link.
         .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
-        .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),
+        .testTarget(name: "RawImageTests", dependencies: ["RawImage", "SceneSynthesis", "TestSupport"]),
         .testTarget(name: "LosslessJPEGTests", dependencies: ["LosslessJPEG", "WireFormat", "TestSupport"]),
         .testTarget(
             name: "PTPTests",
@@ -180,8 +183,8 @@ let package = Package(
         .testTarget(
             name: "CameraEmulatorTests",
             dependencies: [
-                "CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "JPEG", "WireFormat", "TestSupport", "PTPIP",
-                "PTPUSB", "FakeUSB", "PTPRecord",
+                "CameraEmulator", "PTP", "RawImage", "SceneSynthesis", "RawDecoders", "DNG", "JPEG", "WireFormat",
+                "TestSupport", "PTPIP", "PTPUSB", "FakeUSB", "PTPRecord",
             ],
             // The fake-USB reach runs libusb in the test process against umockdev's bus (see PTPUSBTests).
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]),
@@ -192,8 +195,8 @@ let package = Package(
         .testTarget(
             name: "DNGTests",
             dependencies: [
-                "DNG", "JPEG", "OutputFiles", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "TIFFVocabulary",
-                "CLibTIFF", "CTurboJPEG", "TestSupport",
+                "DNG", "JPEG", "OutputFiles", "RawDecoders", "RawImage", "SceneSynthesis", "WireFormat", "LosslessJPEG",
+                "TIFFVocabulary", "CLibTIFF", "CTurboJPEG", "TestSupport",
             ],
             // Python helpers the interop tests run with the venv's interpreter (rawpy, tifffile).
             exclude: ["Scripts"]),
@@ -201,14 +204,15 @@ let package = Package(
             name: "CaptureTests",
             dependencies: [
                 "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "JPEG", "OutputFiles", "RawDecoders",
-                "RawImage", "RawExport", "TestSupport", "PTPIP", .product(name: "Logging", package: "swift-log"),
+                "RawImage", "SceneSynthesis", "RawExport", "TestSupport", "PTPIP",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "RawcapCLITests",
             dependencies: [
-                "RawcapCLI", "DNG", "JPEG", "OutputFiles", "RawDecoders", "RawImage", "RawExport", "Capture", "PTP",
-                "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport", "CameraEmulator", "TestSupport",
+                "RawcapCLI", "DNG", "JPEG", "OutputFiles", "RawDecoders", "RawImage", "SceneSynthesis", "RawExport",
+                "Capture", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport", "CameraEmulator", "TestSupport",
             ]
         ),
         // Independent clients against the emulated camera: gphoto2 over PTP/IP (`rawcap sim serve`) and over fake

@@ -2,6 +2,7 @@ import DNG
 import Dispatch
 import JPEG
 import RawImage
+import SceneSynthesis
 
 /// Photographs the synthetic scene for one shot and encodes the result, away from the camera's request path.
 ///

@@ -2,6 +2,7 @@ import DNG
 import Foundation
 import JPEG
 import RawImage
+import SceneSynthesis
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import Foundation
 import JPEG
 import RawDecoders
 import RawImage
+import SceneSynthesis
 import TestSupport
 import Testing
 
