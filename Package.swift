@@ -12,7 +12,9 @@ let package = Package(
         .library(name: "PTP", targets: ["PTP"]),
         .library(name: "LosslessJPEG", targets: ["LosslessJPEG"]),
         .library(name: "RawImage", targets: ["RawImage"]),
+        .library(name: "SceneSynthesis", targets: ["SceneSynthesis"]),
         .library(name: "OutputFiles", targets: ["OutputFiles"]),
+        .library(name: "JPEG", targets: ["JPEG"]),
         .library(name: "DNG", targets: ["DNG"]),
         .library(name: "RawDecoders", targets: ["RawDecoders"]),
         .library(name: "CameraEmulator", targets: ["CameraEmulator"]),
@@ -38,6 +40,8 @@ let package = Package(
         // Pure code.
         .target(name: "WireFormat"),
         .target(name: "RawImage"),
+        // The emulator's sensor: a synthetic scene, a lens and a sensor model that make RawFrames without a camera.
+        .target(name: "SceneSynthesis", dependencies: ["RawImage"]),
         // What rawcap took from full Foundation, on FoundationEssentials and the C library instead (the executable
         // links no libFoundation and no ICU, which cost every command's start): printf-style numbers, whitespace
         // trimming, detached threads, a condition variable, whole writes to a descriptor, child processes.
@@ -69,30 +73,39 @@ let package = Package(
             name: "PTPRecord",
             dependencies: ["PTP", "WireFormat", .product(name: "Logging", package: "swift-log")]
         ),
+        // The one TIFF/EXIF/DNG tag catalog (number, name, type, count) and the one libtiff tag extender, shared by the
+        // DNG writer and the raw reader.
+        .target(name: "TIFFVocabulary", dependencies: ["CLibTIFF"]),
         .target(
             name: "RawDecoders",
-            dependencies: ["RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CLibRaw", "PlatformSupport"]),
+            dependencies: [
+                "RawImage", "WireFormat", "LosslessJPEG", "TIFFVocabulary", "CLibTIFF", "CLibRaw", "PlatformSupport",
+            ]),
         // MD5 of many tiles at once in SIMD lanes: the DNG raw digest, several times faster than one MD5 at a time.
         .target(name: "CMultiMD5"),
         // Files rawcap saves, whatever they hold: a temporary name, fsync, publishing without replacing, the next
         // free name (`OutputFile`), the folder lock, SHA-256 and MD5 (`MessageDigest`), `OutputFileError`.
         .target(name: "OutputFiles", dependencies: ["CCrypto"]),
+        // Baseline JPEG through libjpeg-turbo (previews rawcap renders, cameras' own JPEGs) and the frame header reader.
+        .target(name: "JPEG", dependencies: ["RawImage", "WireFormat", "CTurboJPEG"]),
         .target(
             name: "DNG",
             dependencies: [
-                "RawImage", "WireFormat", "LosslessJPEG", "OutputFiles", "CLibTIFF", "CTurboJPEG", "CCrypto", "CMultiMD5",
+                "RawImage", "WireFormat", "LosslessJPEG", "JPEG", "OutputFiles", "TIFFVocabulary", "CLibTIFF", "CCrypto",
+                "CMultiMD5",
             ]
         ),
         // The one step from a decoded raw to a written file (CFA or linear DNG, TIFF, original) that shoot, tether,
         // pull and convert share: linearisation, orientation, previews, the Software tag and free names.
-        .target(name: "RawExport", dependencies: ["DNG", "OutputFiles", "RawDecoders", "RawImage"]),
+        .target(name: "RawExport", dependencies: ["DNG", "JPEG", "OutputFiles", "RawDecoders", "RawImage"]),
 
         // The emulated camera: a strict PTP responder with a synthetic sensor, served through the PTP device sides.
-        // DNG provides the JPEG codec for RAW+JPEG shots and thumbnails.
+        // JPEG encodes RAW+JPEG shots, thumbnails and live view frames.
         .target(
             name: "CameraEmulator",
             dependencies: [
-                "PTP", "RawImage", "WireFormat", "DNG", "LosslessJPEG", .product(name: "Logging", package: "swift-log"),
+                "PTP", "RawImage", "SceneSynthesis", "WireFormat", "DNG", "JPEG", "LosslessJPEG",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -105,8 +118,8 @@ let package = Package(
         .target(
             name: "Capture",
             dependencies: [
-                "PTP", "RawImage", "RawDecoders", "DNG", "OutputFiles", "RawExport", "CameraControl", "PlatformSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "PTP", "RawImage", "RawDecoders", "DNG", "JPEG", "OutputFiles", "RawExport", "CameraControl",
+                "PlatformSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -114,8 +127,8 @@ let package = Package(
         .target(
             name: "RawcapCLI",
             dependencies: [
-                "RawImage", "RawDecoders", "DNG", "OutputFiles", "RawExport", "WireFormat", "PTP", "PTPUSB", "PTPIP",
-                "PTPRecord", "CameraEmulator", "FakeUSB", "CameraControl", "Capture", "PlatformSupport",
+                "RawImage", "RawDecoders", "DNG", "JPEG", "OutputFiles", "RawExport", "WireFormat", "PTP", "PTPUSB",
+                "PTPIP", "PTPRecord", "CameraEmulator", "FakeUSB", "CameraControl", "Capture", "PlatformSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -138,7 +151,7 @@ let package = Package(
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         // PlatformSupport against full Foundation, which the tests may link.
         .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
-        .testTarget(name: "RawImageTests", dependencies: ["RawImage", "TestSupport"]),
+        .testTarget(name: "RawImageTests", dependencies: ["RawImage", "SceneSynthesis", "TestSupport"]),
         .testTarget(name: "LosslessJPEGTests", dependencies: ["LosslessJPEG", "WireFormat", "TestSupport"]),
         .testTarget(
             name: "PTPTests",
@@ -170,8 +183,8 @@ let package = Package(
         .testTarget(
             name: "CameraEmulatorTests",
             dependencies: [
-                "CameraEmulator", "PTP", "RawImage", "RawDecoders", "DNG", "WireFormat", "TestSupport", "PTPIP", "PTPUSB",
-                "FakeUSB", "PTPRecord",
+                "CameraEmulator", "PTP", "RawImage", "SceneSynthesis", "RawDecoders", "DNG", "JPEG", "WireFormat",
+                "TestSupport", "PTPIP", "PTPUSB", "FakeUSB", "PTPRecord",
             ],
             // The fake-USB reach runs libusb in the test process against umockdev's bus (see PTPUSBTests).
             linkerSettings: [.linkedLibrary("umockdev-preload", .when(platforms: [.linux]))]),
@@ -182,30 +195,31 @@ let package = Package(
         .testTarget(
             name: "DNGTests",
             dependencies: [
-                "DNG", "OutputFiles", "RawDecoders", "RawImage", "WireFormat", "LosslessJPEG", "CLibTIFF", "CTurboJPEG",
-                "TestSupport",
+                "DNG", "JPEG", "OutputFiles", "RawDecoders", "RawImage", "SceneSynthesis", "WireFormat", "LosslessJPEG",
+                "TIFFVocabulary", "CLibTIFF", "CTurboJPEG", "TestSupport",
             ],
             // Python helpers the interop tests run with the venv's interpreter (rawpy, tifffile).
             exclude: ["Scripts"]),
         .testTarget(
             name: "CaptureTests",
             dependencies: [
-                "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "OutputFiles", "RawDecoders", "RawImage",
-                "RawExport", "TestSupport", "PTPIP", .product(name: "Logging", package: "swift-log"),
+                "Capture", "CameraControl", "CameraEmulator", "PTP", "DNG", "JPEG", "OutputFiles", "RawDecoders",
+                "RawImage", "SceneSynthesis", "RawExport", "TestSupport", "PTPIP",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "RawcapCLITests",
             dependencies: [
-                "RawcapCLI", "DNG", "OutputFiles", "RawDecoders", "RawImage", "RawExport", "Capture", "PTP", "PTPUSB",
-                "PTPIP", "PTPRecord", "PTPTestSupport", "CameraEmulator", "TestSupport",
+                "RawcapCLI", "DNG", "JPEG", "OutputFiles", "RawDecoders", "RawImage", "SceneSynthesis", "RawExport",
+                "Capture", "PTP", "PTPUSB", "PTPIP", "PTPRecord", "PTPTestSupport", "CameraEmulator", "TestSupport",
             ]
         ),
         // Independent clients against the emulated camera: gphoto2 over PTP/IP (`rawcap sim serve`) and over fake
         // USB (`rawcap sim usb`), and rawcap's own client over every reach, each in processes of their own.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport", "RawDecoders", "RawImage", "DNG"],
+            dependencies: ["PTP", "PTPIP", "PTPRecord", "TestSupport", "RawDecoders", "RawImage", "DNG", "JPEG"],
             // Python helpers run with the venv's interpreter (Selenium driving Chromium).
             exclude: ["Scripts"]
         ),

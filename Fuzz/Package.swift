@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 .product(name: "PTP", package: "rawcap"), .product(name: "LosslessJPEG", package: "rawcap"),
                 .product(name: "PTPRecord", package: "rawcap"), .product(name: "DNG", package: "rawcap"),
+                .product(name: "JPEG", package: "rawcap"), .product(name: "SceneSynthesis", package: "rawcap"),
                 .product(name: "RawImage", package: "rawcap"), .product(name: "CameraEmulator", package: "rawcap"),
             ]),
     ]

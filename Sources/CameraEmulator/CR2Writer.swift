@@ -1,4 +1,5 @@
 import DNG
+import JPEG
 import LosslessJPEG
 import RawImage
 import WireFormat

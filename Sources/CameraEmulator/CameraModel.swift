@@ -1,5 +1,6 @@
 import PTP
 import RawImage
+import SceneSynthesis
 
 /// A camera personality: who the emulated camera says it is, which codes it speaks and what its controls offer.
 ///

@@ -1,7 +1,9 @@
 import DNG
 import Dispatch
+import JPEG
 import PTP
 import RawImage
+import SceneSynthesis
 import WireFormat
 
 /// The lens: a focus position in steps from the nearest distance (0) to infinity (``LensState/steps``), or none

@@ -1,5 +1,6 @@
 import PTP
 import RawImage
+import SceneSynthesis
 
 extension EmulatedCamera {
     /// GetDevicePropDesc, GetDevicePropValue and SetDevicePropValue (ISO 15740 §10.5.22–10.5.24).

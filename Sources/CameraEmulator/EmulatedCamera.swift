@@ -1,5 +1,6 @@
 import PTP
 import RawImage
+import SceneSynthesis
 
 /// rawcap's built-in camera: a strict PTP responder with a synthetic sensor.
 ///

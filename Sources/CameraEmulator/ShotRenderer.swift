@@ -1,6 +1,8 @@
 import DNG
 import Dispatch
+import JPEG
 import RawImage
+import SceneSynthesis
 
 /// Photographs the synthetic scene for one shot and encodes the result, away from the camera's request path.
 ///

@@ -1,5 +1,6 @@
 import DNG
 import Dispatch
+import JPEG
 import PTP
 import RawImage
 

@@ -1,5 +1,6 @@
 import DNG
 import FoundationEssentials
+import JPEG
 import Logging
 import OutputFiles
 import RawDecoders

@@ -1,3 +1,5 @@
+import TIFFVocabulary
+
 /// One IFD of a plan: its entries in ascending tag order, its pixel data, and its child IFDs.
 ///
 /// The initializer enforces the TIFF rules that readers trip over (dng-facts.md fact 8): entries are sorted by tag
@@ -34,7 +36,7 @@ public struct DNGDirectory: Sendable, CustomStringConvertible {
         exif: EXIFDirectory? = nil
     ) throws(DNGError) {
         let sorted = try DNGDirectory.sortedUnique(entries, name: "IFD")
-        if let managed = sorted.first(where: { DNGTag.writerManaged.contains($0.tag.id) }) {
+        if let managed = sorted.first(where: { TIFFTag.writerManaged.contains($0.tag.rawValue) }) {
             throw DNGError(.invalidPlan, "\(managed.tag) is written by the writer from the image data, not the plan")
         }
         guard subDirectories.allSatisfy({ $0.subDirectories.isEmpty && $0.exif == nil }) else {
@@ -51,12 +53,12 @@ public struct DNGDirectory: Sendable, CustomStringConvertible {
     }
 
     /// The value of `tag`, if present.
-    public subscript(tag: DNGTag) -> DNGValue? {
-        entries.first { $0.tag.id == tag.id }?.value
+    public subscript(tag: TIFFTag) -> DNGValue? {
+        entries.first { $0.tag.rawValue == tag.rawValue }?.value
     }
 
     /// The first value of an integer tag (SHORT or LONG), if present.
-    public func integer(_ tag: DNGTag) -> Int? {
+    public func integer(_ tag: TIFFTag) -> Int? {
         switch self[tag] {
         case .shorts(let values): values.first.map(Int.init)
         case .longs(let values): values.first.map(Int.init)
@@ -88,8 +90,8 @@ public struct DNGDirectory: Sendable, CustomStringConvertible {
 
     static func sortedUnique(_ entries: [DNGEntry], name: String) throws(DNGError) -> [DNGEntry] {
         guard !entries.isEmpty else { throw DNGError(.invalidPlan, "empty \(name)") }
-        let sorted = entries.sorted { $0.tag.id < $1.tag.id }
-        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.tag.id == next.tag.id {
+        let sorted = entries.sorted { $0.tag.rawValue < $1.tag.rawValue }
+        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.tag.rawValue == next.tag.rawValue {
             throw DNGError(.invalidPlan, "\(name) lists \(next.tag) twice")
         }
         return sorted

@@ -58,7 +58,7 @@ extension DNGEncoder {
             }
         }
         var entries: [DNGEntry] = [
-            try DNGEntry(.newSubFileType, .long(1)),
+            try DNGEntry(.newSubfileType, .long(1)),
             try DNGEntry(.imageWidth, .long(UInt32(thumbnail.width))),
             try DNGEntry(.imageLength, .long(UInt32(thumbnail.height))),
             try DNGEntry(.bitsPerSample, .shorts([8, 8, 8])),

@@ -1,3 +1,4 @@
+import JPEG
 import WireFormat
 
 extension DNGEncoder {
@@ -71,7 +72,7 @@ extension DNGEncoder {
         -> [DNGEntry]
     {
         [
-            try DNGEntry(.newSubFileType, .long(1)),
+            try DNGEntry(.newSubfileType, .long(1)),
             try DNGEntry(.imageWidth, .long(UInt32(width))),
             try DNGEntry(.imageLength, .long(UInt32(height))),
             try DNGEntry(.bitsPerSample, .shorts([8, 8, 8])),

@@ -210,7 +210,7 @@ public struct DNGEncoder: Sendable {
         case .lossless: storedBits = bitsPerSample
         }
         return [
-            try DNGEntry(.newSubFileType, .long(0)),
+            try DNGEntry(.newSubfileType, .long(0)),
             try DNGEntry(.imageWidth, .long(UInt32(width))),
             try DNGEntry(.imageLength, .long(UInt32(height))),
             try DNGEntry(.bitsPerSample, .shorts(Array(repeating: UInt16(storedBits), count: samplesPerPixel))),

@@ -1,7 +1,9 @@
+import TIFFVocabulary
+
 /// One IFD entry of a plan: a tag and its values, checked against the tag's type and count.
 public struct DNGEntry: Hashable, Sendable, CustomStringConvertible {
     /// The tag.
-    public let tag: DNGTag
+    public let tag: TIFFTag
     /// Its values.
     public let value: DNGValue
 
@@ -10,7 +12,7 @@ public struct DNGEntry: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``DNGError/Code/invalidPlan`` when the value's TIFF type is not the tag's, the count differs from the
     ///   count the tag requires, or the value is empty; ``DNGError/Code/doesNotFit`` when a value is out of its
     ///   type's range or the count exceeds a 32-bit TIFF count.
-    public init(_ tag: DNGTag, _ value: DNGValue) throws(DNGError) {
+    public init(_ tag: TIFFTag, _ value: DNGValue) throws(DNGError) {
         guard value.type == tag.type else {
             throw DNGError(.invalidPlan, "\(tag) is \(tag.type), got \(value.type)")
         }
@@ -28,6 +30,6 @@ public struct DNGEntry: Hashable, Sendable, CustomStringConvertible {
 
     /// `50717 WhiteLevel LONG[1] = 16383`.
     public var description: String {
-        "\(tag.id) \(tag.name) \(tag.type)[\(value.count)] = \(value)"
+        "\(tag.rawValue) \(tag.name) \(tag.type)[\(value.count)] = \(value)"
     }
 }

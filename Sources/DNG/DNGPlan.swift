@@ -42,7 +42,7 @@ public struct DNGPlan: Sendable, CustomStringConvertible {
 
     /// The raw image IFD: the first directory (IFD0 or a SubIFD) with NewSubFileType 0.
     public var rawDirectory: DNGDirectory? {
-        ([root] + root.subDirectories).first { $0.integer(.newSubFileType) == 0 }
+        ([root] + root.subDirectories).first { $0.integer(.newSubfileType) == 0 }
     }
 
     /// The whole plan as text, one entry per line; stable across runs, used by the golden tests.

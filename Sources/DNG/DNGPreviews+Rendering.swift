@@ -1,3 +1,4 @@
+import JPEG
 import RawImage
 
 /// Making the thumbnail and preview that go into every DNG rawcap writes.

@@ -1,3 +1,5 @@
+import TIFFVocabulary
+
 /// The values of one IFD entry, typed as they will be written.
 ///
 /// RATIONAL and SRATIONAL values are kept as `Double`: libtiff takes every DNG rational through `float` or `double`
@@ -57,7 +59,7 @@ public enum DNGValue: Hashable, Sendable, CustomStringConvertible {
     public static func srational(_ value: Double) -> DNGValue { .srationals([value]) }
 
     /// Checks what the TIFF type can hold: ASCII without NUL or non-ASCII characters, rationals in range and finite.
-    func validate(for tag: DNGTag) throws(DNGError) {
+    func validate(for tag: TIFFTag) throws(DNGError) {
         switch self {
         case .ascii(let text):
             guard text.utf8.allSatisfy({ $0 != 0 && $0 < 0x80 }) else {

@@ -1,6 +1,7 @@
 import CLibTIFF
 import OutputFiles
 import RawImage
+import TIFFVocabulary
 
 #if canImport(Glibc)
     import Glibc
@@ -145,8 +146,8 @@ public enum DNGWriter {
             var result = try write(plan, fileDescriptor: file.fileDescriptor, name: path, thumbnail: thumbnail) {
                 guard let digests = digestJob?.wait() else { return [:] }
                 return [
-                    DNGTag.newRawImageDigest.id: digests.newRawImageDigest,
-                    DNGTag.rawDataUniqueID.id: digests.rawDataUniqueID,
+                    TIFFTag.newRawImageDigest.rawValue: digests.newRawImageDigest,
+                    TIFFTag.rawDataUniqueID.rawValue: digests.rawDataUniqueID,
                 ]
             }
             // The file is complete: its SHA-256 is read through a descriptor of its own (commit closes the file's).

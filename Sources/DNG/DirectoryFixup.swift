@@ -1,4 +1,5 @@
 import RawImage
+import TIFFVocabulary
 import WireFormat
 
 #if canImport(Glibc)
@@ -56,8 +57,8 @@ struct DirectoryFixup {
             try writeBytes(bytes, at: Int(try offsetField(of: entry)))
         }
         if let thumbnail {
-            let offsets = try integers(of: try find(DNGTag.stripOffsets.id, in: root, "IFD0"))
-            let counts = try integers(of: try find(DNGTag.stripByteCounts.id, in: root, "IFD0"))
+            let offsets = try integers(of: try find(TIFFTag.stripOffsets.rawValue, in: root, "IFD0"))
+            let counts = try integers(of: try find(TIFFTag.stripByteCounts.rawValue, in: root, "IFD0"))
             guard offsets.count == 1, counts == [UInt32(thumbnail.count)] else {
                 throw mismatch("IFD0's strips \(counts) cannot take the \(thumbnail.count)-byte thumbnail")
             }
@@ -65,7 +66,7 @@ struct DirectoryFixup {
         }
 
         if !plan.root.subDirectories.isEmpty {
-            let entry = try find(DNGTag.subIFDs.id, in: root, "IFD0")
+            let entry = try find(TIFFTag.subIFDs.rawValue, in: root, "IFD0")
             let offsets = try longs(of: entry)
             guard offsets.count == plan.root.subDirectories.count else {
                 throw mismatch("IFD0 SubIFDs has \(offsets.count) offsets, the plan \(plan.root.subDirectories.count)")
@@ -76,7 +77,7 @@ struct DirectoryFixup {
             }
         }
         if let exif = plan.root.exif {
-            let entry = try find(DNGTag.exifIFD.id, in: root, "IFD0")
+            let entry = try find(TIFFTag.exifIFD.rawValue, in: root, "IFD0")
             let offset = try longs(of: entry)
             try retype(entry)
             try check(exif.entries, against: try readDirectory(at: Int(offset.first ?? 0)), in: "ExifIFD")
@@ -87,7 +88,7 @@ struct DirectoryFixup {
 
     private func check(_ planned: [DNGEntry], against file: [FileEntry], in directory: String) throws(DNGError) {
         for entry in planned {
-            let written = try find(entry.tag.id, in: file, directory)
+            let written = try find(entry.tag.rawValue, in: file, directory)
             guard Int(written.count) == entry.value.count else {
                 throw mismatch(
                     "\(directory) \(entry.tag): \(written.count) values written, \(entry.value.count) planned")
@@ -181,7 +182,7 @@ struct DirectoryFixup {
 
     private func find(_ tag: UInt16, in entries: [FileEntry], _ directory: String) throws(DNGError) -> FileEntry {
         guard let entry = entries.first(where: { $0.tag == tag }) else {
-            throw mismatch("\(directory) lacks \(DNGTag(id: tag, type: .undefined).name), which the plan has")
+            throw mismatch("\(directory) lacks \(TIFFTag(rawValue: tag, type: .undefined).name), which the plan has")
         }
         return entry
     }

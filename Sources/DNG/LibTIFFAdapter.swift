@@ -1,5 +1,6 @@
 import CLibTIFF
 import OutputFiles
+import TIFFVocabulary
 
 /// Transcribes a plan into one open libtiff handle: fields through the typed `rc_tiff_set_*` wrappers, pixel data
 /// through `TIFFWriteRawStrip`/`TIFFWriteRawTile`.
@@ -76,7 +77,7 @@ struct LibTIFFAdapter {
 
     /// Sets one field, choosing the C calling form from libtiff's definition of the tag.
     func set(_ entry: DNGEntry) throws(DNGError) {
-        let tag = UInt32(entry.tag.id)
+        let tag = UInt32(entry.tag.rawValue)
         guard let field = TIFFFindField(tif, tag, TIFF_NOTYPE) else {
             throw DNGError(.libtiff, path: context.name, "libtiff does not know \(entry.tag) (tag \(tag))")
         }
@@ -88,14 +89,14 @@ struct LibTIFFAdapter {
                     + "the plan has \(entry.tag.type)")
         }
         let accepted: Int32
-        switch (entry.tag.id, entry.value) {
-        case (DNGTag.bitsPerSample.id, .shorts(let bits)):
+        switch (entry.tag.rawValue, entry.value) {
+        case (TIFFTag.bitsPerSample.rawValue, .shorts(let bits)):
             // libtiff keeps one BitsPerSample for all samples and writes it SamplesPerPixel times.
             guard let first = bits.first, bits.allSatisfy({ $0 == first }) else {
                 throw DNGError(.invalidPlan, path: context.name, "BitsPerSample \(bits) differs between samples")
             }
             accepted = rc_tiff_set_u16(tif, tag, first)
-        case (DNGTag.yCbCrSubSampling.id, .shorts(let factors)) where factors.count == 2:
+        case (TIFFTag.yCbCrSubSampling.rawValue, .shorts(let factors)) where factors.count == 2:
             // _TIFFVSetField reads YCbCrSubSampling as two separate int arguments.
             accepted = rc_tiff_set_u16_pair(tif, tag, factors[0], factors[1])
         case (_, .ascii(let text)):
@@ -107,7 +108,7 @@ struct LibTIFFAdapter {
     }
 
     private func setGeneric(_ entry: DNGEntry, field: OpaquePointer) throws(DNGError) -> Int32 {
-        let tag = UInt32(entry.tag.id)
+        let tag = UInt32(entry.tag.rawValue)
         let count = entry.value.count
         let elementSize = Int(TIFFFieldSetGetSize(field))
         let elements = try pack(entry, elementSize: elementSize)

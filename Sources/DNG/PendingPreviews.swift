@@ -1,3 +1,4 @@
+import JPEG
 import OutputFiles
 import RawImage
 

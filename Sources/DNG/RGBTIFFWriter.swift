@@ -1,6 +1,7 @@
 import CLibTIFF
 import OutputFiles
 import RawImage
+import TIFFVocabulary
 
 #if canImport(Glibc)
     import Glibc
@@ -81,7 +82,7 @@ public enum RGBTIFFWriter {
 
         let bits = UInt16(options.bitsPerSample)
         var entries: [DNGEntry] = [
-            try DNGEntry(.newSubFileType, .long(0)),
+            try DNGEntry(.newSubfileType, .long(0)),
             try DNGEntry(.imageWidth, .long(UInt32(width))),
             try DNGEntry(.imageLength, .long(UInt32(height))),
             try DNGEntry(.bitsPerSample, .shorts([bits, bits, bits])),
@@ -217,21 +218,4 @@ public enum RGBTIFFWriter {
             firstRow += rowCount
         }
     }
-}
-
-extension DNGTag {
-    /// XResolution (TIFF 6.0): pixels per ResolutionUnit.
-    static let xResolution = DNGTag(id: 282, type: .rational, count: 1, name: "XResolution")
-    /// YResolution (TIFF 6.0).
-    static let yResolution = DNGTag(id: 283, type: .rational, count: 1, name: "YResolution")
-    /// ResolutionUnit (TIFF 6.0): 2 = inch.
-    static let resolutionUnit = DNGTag(id: 296, type: .short, count: 1, name: "ResolutionUnit")
-    /// DateTime (TIFF 6.0): `YYYY:MM:DD HH:MM:SS`, when the image was created.
-    static let dateTime = DNGTag(id: 306, type: .ascii, count: 20, name: "DateTime")
-    /// Predictor (TIFF 6.0 §14): 2 = horizontal differencing.
-    static let predictor = DNGTag(id: 317, type: .short, count: 1, name: "Predictor")
-    /// FlashpixVersion (EXIF 2.32 §4.6.5): `0100`.
-    static let flashpixVersion = DNGTag(id: 40960, type: .undefined, count: 4, name: "FlashpixVersion")
-    /// ColorSpace (EXIF 2.32 §4.6.5): 1 = sRGB.
-    static let colorSpace = DNGTag(id: 40961, type: .short, count: 1, name: "ColorSpace")
 }

@@ -1,4 +1,5 @@
 import CLibTIFF
+import TIFFVocabulary
 import WireFormat
 
 /// libtiff opened over bytes in memory: the one place in RawDecoders that calls libtiff's C API.
@@ -37,7 +38,7 @@ enum LibTIFFFile {
         } catch {
             throw DecodeError(error, context: "TIFF header")
         }
-        _ = TIFFFieldRegistry.installed
+        TIFFFieldRegistry.install()
         let result: Result<TIFFStructure, DecodeError> = bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else {
                 return .failure(DecodeError(.truncated, at: 0, "empty file"))
@@ -64,7 +65,7 @@ enum LibTIFFFile {
         // all of them pass the same cycle and limit checks. "c": no strip chopping, so the strips reported are
         // the strips stored.
         let tif = TIFFClientOpenExt(
-            TIFFFieldRegistry.fileName, "rhc", handle, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc,
+            TIFFFieldRegistry.readerFileName, "rhc", handle, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc,
             unmapProc, options)
         TIFFOpenOptionsFree(options)
         guard let tif else {

@@ -1,3 +1,5 @@
+import TIFFVocabulary
+
 /// One IFD of a TIFF file as read by libtiff: the fields that describe its image and how the image is stored,
 /// and every other tag's value. A plain value, so everything after the libtiff adapter is pure Swift.
 public struct TIFFDirectory: Sendable {

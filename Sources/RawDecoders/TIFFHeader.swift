@@ -1,3 +1,4 @@
+import TIFFVocabulary
 import WireFormat
 
 /// The first bytes of a TIFF file and a bounds-checked look at its IFD entries, without libtiff.

@@ -1,3 +1,5 @@
+import TIFFVocabulary
+
 /// Every IFD of a TIFF file that libtiff read, in walk order, with the EXIF IFDs they point to and libtiff's
 /// messages. Produced by ``LibTIFFFile/readStructure(of:)``; everything that interprets it is pure Swift.
 public struct TIFFStructure: Sendable {

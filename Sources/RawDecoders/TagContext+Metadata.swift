@@ -1,4 +1,5 @@
 import RawImage
+import TIFFVocabulary
 
 extension TagContext {
     // MARK: Colour
@@ -111,7 +112,7 @@ extension TagContext {
         if let fNumber = exifTag(.fNumber)?.doubles?.first, fNumber > 0, fNumber.isFinite {
             metadata.fNumber = (fNumber * 100).rounded() / 100
         }
-        if let iso = exifTag(.isoSpeedRatings)?.integers?.first, let value = Int(exactly: iso), value > 0 {
+        if let iso = exifTag(.photographicSensitivity)?.integers?.first, let value = Int(exactly: iso), value > 0 {
             metadata.iso = value
         }
         if let bias = exifTag(.exposureBiasValue)?.doubles?.first {

@@ -1,4 +1,5 @@
 import RawImage
+import TIFFVocabulary
 
 /// Turns the tags of a raw IFD, IFD 0 and the EXIF IFD into rawcap's values, collecting a warning for every
 /// leniency (a value that was ignored or replaced) so that the user sees it in `rawcap inspect`.

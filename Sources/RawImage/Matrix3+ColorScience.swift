@@ -2,17 +2,17 @@
 /// adaptation.
 extension Matrix3 {
     /// Wraps nine row-major entries that the caller computed from finite inputs.
-    init(computed values: [Double]) {
+    package init(computed values: [Double]) {
         self.values = values
     }
 
     /// A diagonal matrix with `diagonal` on its diagonal.
-    static func diagonal(_ diagonal: (Double, Double, Double)) -> Matrix3 {
+    package static func diagonal(_ diagonal: (Double, Double, Double)) -> Matrix3 {
         Matrix3(computed: [diagonal.0, 0, 0, 0, diagonal.1, 0, 0, 0, diagonal.2])
     }
 
     /// Every entry multiplied by `factor`.
-    func scaled(by factor: Double) -> Matrix3 {
+    package func scaled(by factor: Double) -> Matrix3 {
         Matrix3(computed: values.map { $0 * factor })
     }
 
@@ -35,7 +35,7 @@ extension Matrix3 {
     /// The linear Bradford chromatic adaptation from colours seen under `source` white to the corresponding
     /// colours under `destination` white: XYZ in, XYZ out (DNG 1.7 §"Mapping Camera Color Space to CIE XYZ
     /// Space" adapts with it).
-    static func bradford(from source: Chromaticity, to destination: Chromaticity) -> Matrix3 {
+    package static func bradford(from source: Chromaticity, to destination: Chromaticity) -> Matrix3 {
         let cone = bradfordConeResponse
         // The cone matrix is a fixed, well-conditioned constant, so its inverse always exists.
         let coneInverse = cone.inverse ?? .identity
@@ -51,5 +51,5 @@ extension Matrix3 {
     }
 
     /// The sums of each row: the image of (1, 1, 1).
-    var rowSums: (Double, Double, Double) { apply((1, 1, 1)) }
+    package var rowSums: (Double, Double, Double) { apply((1, 1, 1)) }
 }

@@ -4,22 +4,22 @@ import Dispatch
 ///
 /// Only the pixel hot paths use it, and each chunk writes a disjoint range of rows, so no two threads touch
 /// the same element (STYLE.md §1: unsafe pointers are confined to audited pixel loops).
-struct UnsafeSendablePointer<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
-    init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
+package struct UnsafeSendablePointer<Element>: @unchecked Sendable {
+    package let base: UnsafeMutablePointer<Element>
+    package init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
 }
 
 /// Read-only counterpart of ``UnsafeSendablePointer``.
-struct UnsafeSendableReadPointer<Element>: @unchecked Sendable {
-    let base: UnsafePointer<Element>
-    init(_ base: UnsafePointer<Element>) { self.base = base }
+package struct UnsafeSendableReadPointer<Element>: @unchecked Sendable {
+    package let base: UnsafePointer<Element>
+    package init(_ base: UnsafePointer<Element>) { self.base = base }
 }
 
 /// Row-parallel loops over the machine's cores.
-enum Parallel {
+package enum Parallel {
     /// Splits `0..<count` into contiguous chunks (a few per core, so uneven rows still balance) and runs `body`
     /// on each, concurrently. Small jobs run inline: starting threads costs more than a few rows.
-    static func forEachChunk(of count: Int, minimumChunk: Int = 16, _ body: @Sendable (Range<Int>) -> Void) {
+    package static func forEachChunk(of count: Int, minimumChunk: Int = 16, _ body: @Sendable (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let chunkCount = min(max(1, count / max(1, minimumChunk)), ProcessInfoCores.count * 4)
         guard chunkCount > 1 else {

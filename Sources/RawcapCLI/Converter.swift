@@ -1,6 +1,7 @@
 import ArgumentParser
 import DNG
 import FoundationEssentials
+import JPEG
 import OutputFiles
 import RawDecoders
 import RawExport

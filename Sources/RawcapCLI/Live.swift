@@ -3,6 +3,7 @@ import CameraControl
 import Capture
 import DNG
 import FoundationEssentials
+import JPEG
 import Logging
 import PTP
 import PlatformSupport

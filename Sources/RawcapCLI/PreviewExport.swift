@@ -1,4 +1,5 @@
 import DNG
+import JPEG
 import OutputFiles
 import RawDecoders
 import RawImage

@@ -2,6 +2,7 @@ import CameraEmulator
 import Dispatch
 import PTP
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// InitiateCapture through PTPSession: answered at once, completed by events, objects on the card with their

@@ -2,6 +2,7 @@ import CameraEmulator
 import Foundation
 import RawDecoders
 import RawImage
+import SceneSynthesis
 import TestSupport
 import Testing
 

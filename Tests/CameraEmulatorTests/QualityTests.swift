@@ -1,5 +1,6 @@
 import CameraEmulator
 import DNG
+import JPEG
 import PTP
 import Testing
 

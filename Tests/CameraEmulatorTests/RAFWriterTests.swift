@@ -1,8 +1,10 @@
 import CameraEmulator
 import DNG
 import Foundation
+import JPEG
 import RawDecoders
 import RawImage
+import SceneSynthesis
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import CameraEmulator
 import Foundation
 import RawImage
+import SceneSynthesis
 import TestSupport
 import Testing
 import WireFormat

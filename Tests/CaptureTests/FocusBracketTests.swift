@@ -4,6 +4,7 @@ import Foundation
 import PTP
 import RawDecoders
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// `shoot --focus-bracket` end to end on the emulated bodies: each frame's focus step in the journal, and the

@@ -1,6 +1,7 @@
 import CameraEmulator
 import Capture
 import DNG
+import JPEG
 import Logging
 import PTP
 import RawImage

@@ -1,6 +1,7 @@
 import CameraEmulator
 import DNG
 import Foundation
+import JPEG
 import OutputFiles
 import PTP
 import RawDecoders

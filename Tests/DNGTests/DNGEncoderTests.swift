@@ -1,5 +1,7 @@
 import DNG
+import JPEG
 import RawImage
+import TIFFVocabulary
 import Testing
 import WireFormat
 
@@ -30,7 +32,7 @@ import WireFormat
         let previews = try TestImages.previews(of: frame)
         let plan = try DNGEncoder().plan(for: frame, previews: previews)
         let root = plan.root
-        #expect(root[.newSubFileType] == .long(1))
+        #expect(root[.newSubfileType] == .long(1))
         #expect(root[.imageWidth] == .long(UInt32(previews.thumbnail.width)))
         #expect(root[.photometricInterpretation] == .short(2))
         #expect(root[.dngVersion] == .bytes([1, 4, 0, 0]))
@@ -123,10 +125,10 @@ import WireFormat
         frame.metadata.iso = 204_800
         let exif = try #require(
             try DNGEncoder().plan(for: frame, previews: try TestImages.previews(of: frame)).root.exif)
-        let values = Dictionary(uniqueKeysWithValues: exif.entries.map { ($0.tag.id, $0.value) })
-        #expect(values[DNGTag.photographicSensitivity.id] == .shorts([65535]))
-        #expect(values[DNGTag.sensitivityType.id] == .short(2))
-        #expect(values[DNGTag.recommendedExposureIndex.id] == .long(204_800))
+        let values = Dictionary(uniqueKeysWithValues: exif.entries.map { ($0.tag.rawValue, $0.value) })
+        #expect(values[TIFFTag.photographicSensitivity.rawValue] == .shorts([65535]))
+        #expect(values[TIFFTag.sensitivityType.rawValue] == .short(2))
+        #expect(values[TIFFTag.recommendedExposureIndex.rawValue] == .long(204_800))
     }
 
     @Test func cameraStringsAreMadeASCII() throws {

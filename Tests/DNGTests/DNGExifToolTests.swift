@@ -45,7 +45,7 @@ import Testing
             var checked = 0
             for (group, entries) in directories {
                 for entry in entries {
-                    var found = tags.value(group: group, id: Int(entry.tag.id))
+                    var found = tags.value(group: group, id: Int(entry.tag.rawValue))
                     #expect(found != nil, "\(name): exiftool finds no \(group) \(entry.tag)")
                     guard let value = found?.value, let key = found?.key else { continue }
                     // Long arrays print as "(Binary data …)" unless asked for one by one with -b.

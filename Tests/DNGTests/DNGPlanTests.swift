@@ -2,6 +2,7 @@ import RawImage
 import Testing
 
 @testable import DNG
+import TIFFVocabulary
 
 /// The plan's own rules, checked without writing anything.
 @Suite struct DNGPlanTests {
@@ -10,9 +11,9 @@ import Testing
 
     @Test func entriesAreSortedByTag() throws {
         let directory = try DNGDirectory(entries: [
-            try DNGEntry(.make, .ascii("Acme")), try DNGEntry(.newSubFileType, .long(0)), try Self.width,
+            try DNGEntry(.make, .ascii("Acme")), try DNGEntry(.newSubfileType, .long(0)), try Self.width,
         ])
-        #expect(directory.entries.map(\.tag.id) == [254, 256, 271])
+        #expect(directory.entries.map(\.tag.rawValue) == [254, 256, 271])
     }
 
     @Test func emptyDirectoryThrows() {
@@ -109,13 +110,23 @@ import Testing
     }
 
     @Test func unknownTagsPrintTheirNumber() {
-        #expect(DNGTag(id: 0xC61D, type: .long).name == "WhiteLevel")
-        #expect(DNGTag(id: 0xFDE8, type: .short).name == "Unknown(0xFDE8)")
+        #expect(TIFFTag(rawValue: 0xC61D, type: .long).name == "WhiteLevel")
+        #expect(TIFFTag(rawValue: 0xFDE8, type: .short).name == "Unknown(0xFDE8)")
         #expect(TIFFType(rawValue: 99).description == "Unknown(99)")
     }
 
+    @Test func numbersReadFromAFileTakeTheCatalogsTypeAndCount() {
+        // The reader makes its tags from numbers; they must equal the writer's named tags.
+        #expect(TIFFTag(rawValue: 50717) == .whiteLevel)
+        #expect(TIFFTag(rawValue: 51111).count == 16)
+        #expect(TIFFTag(rawValue: 34855) == .photographicSensitivity)
+        #expect(TIFFTag(rawValue: 0xFDE8).type == .undefined)
+        #expect(TIFFTag(rawValue: 0xFDE8).description == "Unknown(0xFDE8)")
+        #expect(TIFFTag(rawValue: 0xFDE8) != TIFFTag(rawValue: 0xFDE8, type: .short))
+    }
+
     @Test func catalogIsSortedAndUnique() {
-        let ids = DNGTag.catalog.map(\.id)
+        let ids = TIFFTag.catalog.map(\.rawValue)
         #expect(ids == ids.sorted())
         #expect(Set(ids).count == ids.count)
     }

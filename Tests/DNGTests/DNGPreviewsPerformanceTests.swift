@@ -1,6 +1,8 @@
 import DNG
 import Foundation
+import JPEG
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// Preview speed on full-size frames: previews are on every capture's path. Off by default (release builds

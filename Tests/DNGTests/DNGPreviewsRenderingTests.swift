@@ -1,5 +1,7 @@
 import DNG
+import JPEG
 import RawImage
+import SceneSynthesis
 import Testing
 
 @Suite struct DNGPreviewsRenderingTests {

@@ -2,6 +2,7 @@ import CLibTIFF
 import DNG
 import Foundation
 import RawImage
+import TIFFVocabulary
 import TestSupport
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
     @Test func libtiffsOwnMessageIsInTheError() throws {
         // SamplesPerPixel 0 passes the plan's type checks; libtiff rejects the value and says why.
         let entries = [
-            try DNGEntry(.newSubFileType, .long(0)), try DNGEntry(.imageWidth, .long(8)),
+            try DNGEntry(.newSubfileType, .long(0)), try DNGEntry(.imageWidth, .long(8)),
             try DNGEntry(.imageLength, .long(8)), try DNGEntry(.samplesPerPixel, .short(0)),
         ]
         let plan = try DNGPlan(root: try DNGDirectory(entries: entries))
@@ -54,7 +55,7 @@ import Testing
 
     @Test func aTagLibtiffDoesNotKnowIsRefused() throws {
         let entries = [
-            try DNGEntry(.newSubFileType, .long(0)), try DNGEntry(DNGTag(id: 65000, type: .short), .short(1)),
+            try DNGEntry(.newSubfileType, .long(0)), try DNGEntry(TIFFTag(rawValue: 65000, type: .short), .short(1)),
         ]
         let plan = try DNGPlan(root: try DNGDirectory(entries: entries))
         let folder = try TemporaryDirectory("writer-unknown")
@@ -65,7 +66,7 @@ import Testing
 
     @Test func aTagWithTheWrongTypeForLibtiffIsRefused() throws {
         // ImageWidth declared SHORT here, LONG in libtiff's table.
-        let entries = [try DNGEntry(.newSubFileType, .long(0)), try DNGEntry(DNGTag(id: 256, type: .short), .short(8))]
+        let entries = [try DNGEntry(.newSubfileType, .long(0)), try DNGEntry(TIFFTag(rawValue: 256, type: .short), .short(8))]
         let plan = try DNGPlan(root: try DNGDirectory(entries: entries))
         let folder = try TemporaryDirectory("writer-type")
         #expect(throws: DNGError(.invalidPlan)) { try DNGWriter.write(plan, to: folder.file("x.dng").path) }
@@ -91,17 +92,19 @@ import Testing
         let path = folder.file("probe.tif").path
         let tif = try #require(TIFFOpen(path, "w"))
         defer { TIFFClose(tif) }
+        // libtiff knows Predictor only once a compression that uses it is set (tif_predict.c, TIFFPredictorInit).
+        #expect(rc_tiff_set_u16(tif, UInt32(TIFFTAG_COMPRESSION), UInt16(COMPRESSION_ADOBE_DEFLATE)) == 1)
         let exifIDs: Set<UInt16> = [
-            33434, 33437, 34855, 34864, 34866, 36864, 36867, 36881, 37380, 37386, 37521, 42033, 42036,
+            33434, 33437, 34855, 34864, 34866, 36864, 36867, 36881, 37380, 37386, 37521, 40960, 40961, 41730, 42033, 42036,
         ]
-        for tag in DNGTag.catalog where !exifIDs.contains(tag.id) && !DNGTag.writerManaged.contains(tag.id) {
-            let field = TIFFFindField(tif, UInt32(tag.id), TIFF_NOTYPE)
+        for tag in TIFFTag.catalog where !exifIDs.contains(tag.rawValue) && !TIFFTag.writerManaged.contains(tag.rawValue) {
+            let field = TIFFFindField(tif, UInt32(tag.rawValue), TIFF_NOTYPE)
             #expect(field != nil, "\(tag) unknown to libtiff")
             if let field { #expect(TIFFFieldDataType(field).rawValue == UInt32(tag.type.rawValue), "\(tag)") }
         }
         _ = TIFFCreateEXIFDirectory(tif)
-        for tag in DNGTag.catalog where exifIDs.contains(tag.id) {
-            let field = TIFFFindField(tif, UInt32(tag.id), TIFF_NOTYPE)
+        for tag in TIFFTag.catalog where exifIDs.contains(tag.rawValue) {
+            let field = TIFFFindField(tif, UInt32(tag.rawValue), TIFF_NOTYPE)
             #expect(field != nil, "\(tag) unknown to libtiff's EXIF table")
             if let field { #expect(TIFFFieldDataType(field).rawValue == UInt32(tag.type.rawValue), "\(tag)") }
         }

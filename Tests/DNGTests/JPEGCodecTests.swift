@@ -1,6 +1,8 @@
 import DNG
 import Foundation
+import JPEG
 import RawImage
+import SceneSynthesis
 import TestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import DNG
 import Foundation
+import JPEG
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// Writes the previews rawcap would embed for a few synthetic shots as JPEG files, for looking at by eye, plus

@@ -1,5 +1,6 @@
 import DNG
 import Foundation
+import JPEG
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// CIE L*a*b* (D65 white) of an 8-bit sRGB colour, for ΔE comparisons.

@@ -1,5 +1,6 @@
 import Foundation
 import RawImage
+import SceneSynthesis
 import Testing
 
 @Suite struct DemosaicTests {

@@ -1,4 +1,5 @@
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// Frames straight from a camera or a file can hold anything their types allow: the renderers must throw or

@@ -1,4 +1,5 @@
 import RawImage
+import SceneSynthesis
 import Testing
 
 @Suite struct LinearImageTests {

@@ -1,5 +1,6 @@
 import Foundation
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// Speed checks on full-size frames. Off by default (they need a release build to mean anything):

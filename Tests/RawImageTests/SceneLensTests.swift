@@ -1,4 +1,5 @@
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// The tilted, patterned chart of `SceneLens`: where it is sharp, how the blur grows, and that a scene without a lens

@@ -1,4 +1,5 @@
 import RawImage
+import SceneSynthesis
 import Testing
 
 /// Statistics over the photosites of one filter colour inside a rectangle of a frame, black level subtracted.

@@ -3,6 +3,7 @@ import DNG
 import Foundation
 import RawDecoders
 import RawImage
+import SceneSynthesis
 import TestSupport
 import Testing
 

@@ -1,7 +1,9 @@
 import CameraEmulator
 import DNG
 import Foundation
+import JPEG
 import RawImage
+import SceneSynthesis
 
 /// Seeds for `FuzzRawFile`: small DNGs from rawcap's writer (every Bayer layout and X-Trans, 8…16 bits, both
 /// compressions, with and without previews, a linear and a companded LinearRaw DNG), TIFF/EP files as the

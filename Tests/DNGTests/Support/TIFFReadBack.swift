@@ -12,7 +12,7 @@ struct TIFFReadBack {
         var bitsPerSample = 0
         var compression = 0
         var photometric = 0
-        var newSubFileType = 0
+        var newSubfileType = 0
         var tileWidth: Int?
         var tileHeight: Int?
         var rowsPerStrip: Int?
@@ -25,7 +25,7 @@ struct TIFFReadBack {
     var subIFDs: [Directory] = []
 
     /// The raw image IFD (NewSubFileType 0).
-    var raw: Directory? { ([ifd0] + subIFDs).first { $0.newSubFileType == 0 } }
+    var raw: Directory? { ([ifd0] + subIFDs).first { $0.newSubfileType == 0 } }
 
     init(path: String) throws {
         // "c": no strip chopping, so the chunks are the strips as written (libtiff splits big strips when reading).
@@ -54,7 +54,7 @@ struct TIFFReadBack {
         if rc_tiff_get_u16(tif, UInt32(TIFFTAG_BITSPERSAMPLE), &u16) == 1 { directory.bitsPerSample = Int(u16) }
         if rc_tiff_get_u16(tif, UInt32(TIFFTAG_COMPRESSION), &u16) == 1 { directory.compression = Int(u16) }
         if rc_tiff_get_u16(tif, UInt32(TIFFTAG_PHOTOMETRIC), &u16) == 1 { directory.photometric = Int(u16) }
-        if rc_tiff_get_u32(tif, UInt32(TIFFTAG_SUBFILETYPE), &u32) == 1 { directory.newSubFileType = Int(u32) }
+        if rc_tiff_get_u32(tif, UInt32(TIFFTAG_SUBFILETYPE), &u32) == 1 { directory.newSubfileType = Int(u32) }
         if TIFFIsTiled(tif) != 0 {
             if rc_tiff_get_u32(tif, UInt32(TIFFTAG_TILEWIDTH), &u32) == 1 { directory.tileWidth = Int(u32) }
             if rc_tiff_get_u32(tif, UInt32(TIFFTAG_TILELENGTH), &u32) == 1 { directory.tileHeight = Int(u32) }

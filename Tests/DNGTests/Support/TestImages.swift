@@ -1,5 +1,6 @@
 import CTurboJPEG
 import DNG
+import JPEG
 import RawImage
 
 /// Synthetic inputs for the DNG tests: frames with every sample value class (0, the maximum, noise, gradients),

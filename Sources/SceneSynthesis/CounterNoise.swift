@@ -1,3 +1,5 @@
+import RawImage
+
 /// A counter-based pseudo-random source: every photosite's random numbers come from hashing the seed with the
 /// photosite's index, so rows can be generated in any order, on any number of threads, and still give the
 /// same samples bit for bit.

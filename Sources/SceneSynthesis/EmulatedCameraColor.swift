@@ -1,3 +1,5 @@
+import RawImage
+
 /// The colour response of rawcap's emulated camera: how its three filters see CIE XYZ under each calibration
 /// illuminant, and the DNG colour tags that describe it.
 ///

@@ -1,3 +1,5 @@
+import RawImage
+
 /// The light the synthetic scene is lit by. The emulated camera is calibrated under both (DNG
 /// CalibrationIlluminant1 = Standard Light A, CalibrationIlluminant2 = D65), so either exercises DNG's
 /// two-matrix interpolation at one of its ends.

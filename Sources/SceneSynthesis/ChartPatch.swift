@@ -1,3 +1,5 @@
+import RawImage
+
 /// One colour patch of the synthetic scene's test chart, with its reference colour.
 ///
 /// The 24 patches are those of the ColorChecker Classic (McCamy, Marcus and Davidson, "A color-rendition

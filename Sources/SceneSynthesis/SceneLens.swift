@@ -1,3 +1,5 @@
+import RawImage
+
 /// A lens focused at one distance, photographing a scene whose distance changes across the frame: the chart is a
 /// tilted plane, nearest at the left edge and farthest at the right, printed with a fine pattern so that every
 /// column has detail to lose. A column is sharp where its distance is the focus distance and blurs in proportion to

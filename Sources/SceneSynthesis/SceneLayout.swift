@@ -1,3 +1,5 @@
+import RawImage
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,3 +1,5 @@
+import RawImage
+
 /// A deterministic test scene seen through an emulated camera: the "sensor" of rawcap's camera emulator, and the
 /// source of every test frame that needs no camera.
 ///
