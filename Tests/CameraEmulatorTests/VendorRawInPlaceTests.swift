@@ -1,7 +1,9 @@
 import CameraEmulator
 import DNG
+import JPEG
 import Foundation
 import RawImage
+import SceneSynthesis
 import TestSupport
 import Testing
 
