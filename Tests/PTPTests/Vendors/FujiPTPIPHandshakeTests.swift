@@ -125,16 +125,7 @@ import WireFormat
 
     /// Live view on its own connection: blobs are pushed once it is attached, and the transport reads them.
     @Test func liveViewBlobsFlowFromTheDeviceSideToTheTransport() async throws {
-        let (host, camera) = InMemoryByteStream.pair()
-        let (hostLive, cameraLive) = InMemoryByteStream.pair()
-        let device = FujiPTPIPDeviceSide(command: camera, responder: FrameResponder())
-        let serving = Task { await device.run() }
-        let transport = try await FujiPTPIPTransport.connect(
-            command: host, openLiveViewStream: {
-                await device.attachLiveViewConnection(cameraLive)
-                return hostLive
-            }, identity: .init(guid: Self.guid, friendlyName: "test"), timeout: .seconds(5),
-            retryPause: .milliseconds(1))
+        let (host, _, serving, transport) = try await Self.connectWithLiveView(FrameResponder())
         #expect(await transport.liveViewConnectionIsOpen == false)
         let opened = try await transport.transact(
             PTPRequest(code: .initiateOpenCapture, transactionID: 1, parameters: [0, 0]), dataOut: nil, dataIn: nil,
@@ -164,16 +155,7 @@ import WireFormat
     /// After OpenSession over Fujifilm's Wi-Fi variant the session runs libgphoto2's Wi-Fi start: InitSequence 5,
     /// AppVersion read and written back, InitiateOpenCapture (which opens the event and live-view connections).
     @Test func openingASessionRunsTheWiFiStart() async throws {
-        let (host, camera) = InMemoryByteStream.pair()
-        let (hostLive, cameraLive) = InMemoryByteStream.pair()
-        let device = FujiPTPIPDeviceSide(command: camera, responder: WiFiStartResponder())
-        let serving = Task { await device.run() }
-        let transport = try await FujiPTPIPTransport.connect(
-            command: host, openLiveViewStream: {
-                await device.attachLiveViewConnection(cameraLive)
-                return hostLive
-            }, identity: .init(guid: Self.guid, friendlyName: "test"), timeout: .seconds(5),
-            retryPause: .milliseconds(1))
+        let (host, device, serving, transport) = try await Self.connectWithLiveView(WiFiStartResponder())
         let session = PTPSession(transport: transport)
         try await session.openSession()
         let requests = await device.transcript
@@ -184,6 +166,24 @@ import WireFormat
         await transport.close()
         await host.disconnect()
         await serving.value
+    }
+
+    /// The transport against the device side in memory, with a live-view connection the device side serves.
+    static func connectWithLiveView(_ responder: any PTPResponder) async throws -> (
+        InMemoryByteStream, FujiPTPIPDeviceSide, Task<Void, Never>, FujiPTPIPTransport
+    ) {
+        let (host, camera) = InMemoryByteStream.pair()
+        let (hostLive, cameraLive) = InMemoryByteStream.pair()
+        let device = FujiPTPIPDeviceSide(command: camera, responder: responder)
+        let serving = Task { await device.run() }
+        let transport = try await FujiPTPIPTransport.connect(
+            command: host,
+            openLiveViewStream: {
+                await device.attachLiveViewConnection(cameraLive)
+                return hostLive
+            }, identity: .init(guid: Self.guid, friendlyName: "test"), timeout: .seconds(5),
+            retryPause: .milliseconds(1))
+        return (host, device, serving, transport)
     }
 
     @Test func aPlainPTPIPHostIsTurnedAway() async throws {
