@@ -5,8 +5,9 @@ import Synchronization
 import Testing
 
 /// The fake camera's teardown against work still running on the camera's queue: once the testbed has freed the C
-/// device model, nothing may reach it.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct FakeUSBTeardownTests {
+/// device model, nothing may reach it. The limit counts the wait for the process's one testbed
+/// (`FakeUSBTestbedGate`), which the other fake-USB suites hold in turn while the whole suite runs in parallel.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct FakeUSBTeardownTests {
     /// The control pump answers the host's class requests on the camera's queue, awaiting the handler in between.
     /// A handler still running as the testbed goes is waited for, and its answer is dropped: it used to reach
     /// `fakeusb_answer_control` on the freed device (AddressSanitizer: heap-use-after-free), which corrupted the
